@@ -1,0 +1,62 @@
+"""Text normalisation and tokenisation shared by both engines.
+
+Three forms of a string matter in seek: the *normalised* form (lower case,
+whitespace collapsed) used for exact-content dedup, the *punctuation-insensitive*
+form (every non-alphanumeric run turned into one space) used for tolerant phrase
+matching, and *tokens* (alphanumeric runs of the punctuation-insensitive form).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Iterator
+
+_WS = re.compile(r"\s+")
+_NON_ALNUM = re.compile(r"[^0-9a-z]+")
+_TOKEN = re.compile(r"[0-9a-z]+")
+
+#: English function words; a plain list so it is stable across library versions.
+ENGLISH_STOPWORDS: frozenset[str] = frozenset(
+    ["a", "about", "above", "after", "again", "against", "all", "am", "an", "and", "any", "are", "as", "at", "be", "because", "been", "before", "being", "below", "between", "both", "but", "by", "can", "could", "did", "do", "does", "doing", "down", "during", "each", "few", "for", "from", "further", "had", "has", "have", "having", "he", "her", "here", "hers", "herself", "him", "himself", "his", "how", "i", "if", "in", "into", "is", "it", "its", "itself", "just", "me", "more", "most", "my", "myself", "no", "nor", "not", "now", "of", "off", "on", "once", "only", "or", "other", "our", "ours", "ourselves", "out", "over", "own", "same", "she", "should", "so", "some", "such", "than", "that", "the", "their", "theirs", "them", "themselves", "then", "there", "these", "they", "this", "those", "through", "to", "too", "under", "until", "up", "very", "was", "we", "were", "what", "when", "where", "which", "while", "who", "whom", "why", "will", "with", "would", "you", "your", "yours", "yourself", "yourselves", "s", "t", "d", "ll", "m", "o", "re", "ve", "y"]
+)
+
+#: Words that occur in almost any sales slide and say nothing about what a brief is after.
+GENERIC_BUSINESS_TERMS: frozenset[str] = frozenset(
+    ["slide", "slides", "deck", "decks", "presentation", "overview", "summary", "introduction", "agenda", "example", "examples", "case", "study", "studies", "use", "cases", "client", "clients", "customer", "customers", "company", "companies", "business", "solution", "solutions", "service", "services", "approach", "capability", "capabilities", "our", "we", "team", "data", "analytics", "project", "projects", "work", "help", "need", "want", "show", "find", "give", "looking", "please", "profile", "resume", "bio", "about", "across", "based", "key", "new", "using", "including", "include", "includes", "related", "information"]
+)
+
+
+def normalise(text: str) -> str:
+    """Lower case with whitespace runs collapsed and ends stripped (NFKC first)."""
+    return _WS.sub(" ", unicodedata.normalize("NFKC", text).lower()).strip()
+
+
+def punctuation_insensitive(text: str) -> str:
+    """Lower-case alphanumeric words separated by single spaces; all punctuation becomes a space."""
+    return _NON_ALNUM.sub(" ", unicodedata.normalize("NFKC", text).lower()).strip()
+
+
+def tokenize(text: str, stopwords: frozenset[str] | set[str] = frozenset()) -> list[str]:
+    """Alphanumeric lower-case tokens in order, without the given stopwords."""
+    tokens = _TOKEN.findall(unicodedata.normalize("NFKC", text).lower())
+    if not stopwords:
+        return tokens
+    return [t for t in tokens if t not in stopwords]
+
+
+def stoplist(*extra: Iterable[str], include_business: bool = True) -> frozenset[str]:
+    """English stopwords, optionally the generic business terms, plus any engine-specific words."""
+    words = set(ENGLISH_STOPWORDS)
+    if include_business:
+        words |= GENERIC_BUSINESS_TERMS
+    for group in extra:
+        words |= {w.lower() for w in group}
+    return frozenset(words)
+
+
+def ngrams(tokens: list[str], sizes: Iterable[int] = (2, 3)) -> Iterator[str]:
+    """Adjacent word n-grams joined by a single space, for each size in ``sizes``."""
+    for n in sizes:
+        for i in range(len(tokens) - n + 1):
+            yield " ".join(tokens[i : i + n])
