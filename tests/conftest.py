@@ -1,0 +1,26 @@
+import os
+from pathlib import Path
+
+import pytest
+
+SHARED_DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
+
+
+@pytest.fixture(autouse=True)
+def _isolated_seek_home(tmp_path_factory, monkeypatch):
+    """Every test gets its own SEEK_HOME; no test writes to the user's data dir or reads their keys."""
+    home = tmp_path_factory.mktemp("seek_home")
+    monkeypatch.setenv("SEEK_HOME", str(home))
+    monkeypatch.setenv("SEEK_DATA_DIR", str(SHARED_DATA))
+    for var in ("ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY", "NVIDIA_API_KEY", "SEEK_LLM",
+                "SEEK_JUDGE_LLM", "TECHJAM_PHASE6_MODE", "SEEK_API_TOKEN"):
+        monkeypatch.delenv(var, raising=False)
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    yield home
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    if not SHARED_DATA.exists():
+        pytest.skip(f"shared data not found at {SHARED_DATA}")
+    return SHARED_DATA
