@@ -5,6 +5,8 @@ from __future__ import annotations
 import typer
 
 from cli import bench_cmd, demo, doctor, eval_cmd, slides, turns
+# Modules that add commands to the groups above; imported for that side effect.
+from cli import slides_assemble, slides_search, slides_serve, turns_play  # noqa: F401
 
 app = typer.Typer(
     name="seek",
