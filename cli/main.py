@@ -4,9 +4,19 @@ from __future__ import annotations
 
 import typer
 
-from cli import bench_cmd, demo, doctor, eval_cmd, slides, turns
 # Modules that add commands to the groups above; imported for that side effect.
-from cli import slides_assemble, slides_search, slides_serve, turns_play  # noqa: F401
+from cli import (  # noqa: F401
+    bench_cmd,
+    demo,
+    doctor,
+    eval_cmd,
+    slides,
+    slides_assemble,
+    slides_search,
+    slides_serve,
+    turns,
+    turns_play,
+)
 
 app = typer.Typer(
     name="seek",
