@@ -1,0 +1,32 @@
+import json
+
+import pytest
+
+from bench.run import markdown_summary, run_benchmarks
+
+
+class TestRunBenchmarks:
+    def test_core_section_writes_figures_with_machine_info(self, tmp_path):
+        results = run_benchmarks(tmp_path, quick=True, only=["core"], progress=lambda _: None)
+        stored = json.loads((tmp_path / "results.json").read_text())
+        assert stored["machine"]["cpus"] >= 1
+        core = stored["sections"]["core"]
+        assert core["ok"] is True
+        assert core["dedup_200_union_find"]["median_ms"] > 0
+        assert core["dedup_200_greedy_baseline"]["median_ms"] > 0
+        assert "rarity lookup vs corpus scan" in markdown_summary(results)
+
+    def test_unknown_section_is_a_clear_error(self, tmp_path):
+        with pytest.raises(ValueError, match="choose from core, slides, turns"):
+            run_benchmarks(tmp_path, only=["nope"], progress=lambda _: None)
+
+    def test_a_failing_section_is_recorded_and_does_not_stop_the_run(self, tmp_path, monkeypatch):
+        import bench.run as run_module
+
+        def broken(quick, out_dir):
+            raise RuntimeError("boom")
+
+        monkeypatch.setitem(run_module.SECTIONS, "core", broken)
+        results = run_benchmarks(tmp_path, quick=True, only=["core"], progress=lambda _: None)
+        assert results["sections"]["core"]["ok"] is False
+        assert "boom" in results["sections"]["core"]["error"]
