@@ -1,0 +1,562 @@
+"""The slide library as the pipeline sees it: columnar, read-only, shared across threads.
+
+A ``Library`` holds one row per slide in parallel columns (ids, titles, snippets,
+sections, vectors, ...) plus everything mined from the corpus once: the BM25
+index, the word and phrase document-frequency table, the curated expansion
+clusters, the taxonomy terms and the verified master sheet with their vectors.
+It is built in memory by ``Library.from_slides`` (tests, small datasets) or
+opened from an index directory written by ``Library.save`` (``seek slides
+index``). Opening maps the embedding matrix and the BM25 matrices from disk and
+answers phrase frequencies from SQLite, so a 122,623-slide library opens in a
+fraction of a second and is shared, not copied, between processes.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from core.embed import Embedder, make_embedder
+from core.lexical import BM25Index, analyse
+from core.rarity import DocFreqTable
+from core.settings import get_settings
+from core.text import ENGLISH_STOPWORDS, GENERIC_BUSINESS_TERMS, ngrams, tokenize
+from slidesearch.model import (
+    SECTION_INDEX,
+    SECTIONS,
+    Slide,
+    VerifiedCaseStudy,
+    canonical_deck_id,
+    decimal_year,
+    preview,
+    slide_document,
+    snippet,
+)
+
+#: Bump when the on-disk layout changes; an index with another version must be rebuilt.
+SCHEMA_VERSION = 1
+
+#: Phrases in the rarity table span only content words: "payment of the capital call" holds "capital call".
+RARITY_STOPWORDS = ENGLISH_STOPWORDS
+
+#: The seed's curated dictionary had 96 keys / 164 terms at 122,623 slides; keys are capped near that.
+MAX_CLUSTER_KEYS = 100
+MAX_TERMS_PER_CLUSTER = 3
+#: The seed compared queries against about 5,600 taxonomy terms.
+MAX_TAXONOMY_TERMS = 5_600
+
+Progress = Callable[[str, int, int], None]
+
+
+class LibraryError(RuntimeError):
+    """The index is missing, unreadable or from another schema version."""
+
+
+def _rebuild_hint(path: Path) -> str:
+    return f"run `seek slides index` to build it (index directory: {path})"
+
+
+class _SqliteCounts(Mapping[str, int]):
+    """A read-only term -> count mapping answered from an SQLite table, so huge phrase tables cost no load time."""
+
+    def __init__(self, db_path: Path, table: str) -> None:
+        self._db = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, check_same_thread=False)
+        self._table = table
+        self._lock = threading.Lock()
+        with self._lock:
+            self._len = self._db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
+
+    def __getitem__(self, term: str) -> int:
+        with self._lock:
+            row = self._db.execute(f"SELECT df FROM {self._table} WHERE term = ?", (term,)).fetchone()
+        if row is None:
+            raise KeyError(term)
+        return int(row[0])
+
+    def get(self, term: str, default: Any = None) -> Any:  # noqa: D102 - Mapping.get, without the KeyError round trip
+        with self._lock:
+            row = self._db.execute(f"SELECT df FROM {self._table} WHERE term = ?", (term,)).fetchone()
+        return default if row is None else int(row[0])
+
+    def __contains__(self, term: object) -> bool:
+        return isinstance(term, str) and self.get(term) is not None
+
+    def __iter__(self) -> Iterator[str]:
+        with self._lock:
+            terms = [r[0] for r in self._db.execute(f"SELECT term FROM {self._table}")]
+        return iter(terms)
+
+    def __len__(self) -> int:
+        return self._len
+
+
+def _content_terms(tokens: list[str]) -> list[str]:
+    """Words and 2-3-word phrases of a token list, phrases over content words only (as in the rarity table)."""
+    content = [t for t in tokens if t not in RARITY_STOPWORDS]
+    return list(set(content)) + list(set(ngrams(content, (2, 3))))
+
+
+def _is_distinctive(term: str) -> bool:
+    """A term worth mining: no generic business word or stopword at either end, no bare number, 3+ letters."""
+    words = term.split()
+    edge = {words[0], words[-1]}
+    if edge & (ENGLISH_STOPWORDS | GENERIC_BUSINESS_TERMS):
+        return False
+    if any(w.isdigit() for w in words):
+        return False
+    return len(term) >= 3 and len(set(words)) == len(words)
+
+
+def mine_taxonomy(rarity: DocFreqTable, limit: int = MAX_TAXONOMY_TERMS) -> list[str]:
+    """The library's topic vocabulary: distinctive words and phrases that recur, most frequent first.
+
+    A term qualifies when it appears in at least ``max(3, n / 20,000)`` slides (recurring,
+    not a one-off) and at most 5% of them (a topic, not boilerplate); small libraries,
+    where one topic can fill a large share, allow up to 50 slides but never half of them.
+    Up to 5,600 terms, the size of the seed's taxonomy; phrases and words compete on
+    slide frequency.
+    """
+    n = max(rarity.n_docs, 1)
+    min_df, max_df = max(3, n // 20_000), min(max(int(0.05 * n), 50), n // 2)
+    pool = [
+        (df, term) for term, df in rarity.words.items() if min_df <= df <= max_df and _is_distinctive(term)
+    ]
+    pool += [
+        (df, term) for term, df in rarity.phrases.items() if min_df <= df <= max_df and _is_distinctive(term)
+    ]
+    pool.sort(key=lambda item: (-item[0], item[1]))
+    return [term for _, term in pool[:limit]]
+
+
+def mine_clusters(
+    documents: Sequence[str],
+    rarity: DocFreqTable,
+    candidates: Sequence[str],
+    max_keys: int = MAX_CLUSTER_KEYS,
+    max_terms: int = MAX_TERMS_PER_CLUSTER,
+    min_confidence: float = 0.35,
+    min_lift: float = 2.0,
+) -> dict[str, list[str]]:
+    """Curated expansion clusters: each trigger term with the distinctive terms that co-occur with it.
+
+    For candidate terms k and t, with slide frequencies df and co-occurrence c, t joins k's
+    cluster when both c / df(k) and c / df(t) reach ``min_confidence`` (each is on a good
+    share of the other's slides, so the link is specific rather than one term being
+    everywhere), the lift c * N / (df(k) df(t)) reaches ``min_lift`` (more often than
+    chance), and the two share no word (no "fraud" -> "fraud detection"). Keys are ranked
+    by the summed confidence of their terms and cut at ``max_keys``; the seed's dictionary
+    had 96 keys / 164 terms.
+    """
+    from scipy import sparse
+
+    if not candidates or not documents:
+        return {}
+    column = {term: j for j, term in enumerate(candidates)}
+    rows: list[int] = []
+    cols: list[int] = []
+    for i, doc in enumerate(documents):
+        hits = {column[t] for t in _content_terms(tokenize(doc)) if t in column}
+        rows.extend([i] * len(hits))
+        cols.extend(hits)
+    presence = sparse.csr_matrix(
+        (np.ones(len(rows), dtype=np.float32), (rows, cols)), shape=(len(documents), len(candidates))
+    )
+    co = (presence.T @ presence).toarray()
+    df = np.diag(co).copy()
+    n = float(len(documents))
+    words = [set(term.split()) for term in candidates]
+    scored: list[tuple[float, str, list[str]]] = []
+    for k, key in enumerate(candidates):
+        if df[k] == 0:
+            continue
+        confidence = co[k] / df[k]
+        reverse = co[k] / np.maximum(df, 1.0)
+        lift = co[k] * n / np.maximum(df[k] * df, 1.0)
+        picks = np.flatnonzero(
+            (confidence >= min_confidence) & (reverse >= min_confidence) & (lift >= min_lift)
+        )
+        picks = [
+            t
+            for t in picks[np.argsort(-confidence[picks], kind="stable")]
+            if t != k and not words[t] & words[k]
+        ]
+        terms: list[str] = []
+        for t in picks:
+            if any(words[t] & set(chosen.split()) for chosen in terms):
+                continue
+            terms.append(candidates[t])
+            if len(terms) == max_terms:
+                break
+        if terms:
+            scored.append((float(sum(confidence[column[t]] for t in terms)), key, terms))
+    scored.sort(key=lambda item: (-item[0], item[1]))
+    return {key: terms for _, key, terms in scored[:max_keys]}
+
+
+class Library:
+    """A read-only, columnar slide library with its embeddings and mined tables (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self.path: Path | None = None
+        self.n = 0
+        self.ids: list[str] = []
+        self.id_to_row: dict[str, int] = {}
+        self.titles: list[str] = []
+        self.texts: list[str] = []
+        self.snippets: list[str] = []
+        self.previews: list[str] = []
+        self.content_types: list[str] = []
+        self.sections: NDArray[np.int8] = np.zeros(0, dtype=np.int8)
+        self.universes: list[str] = []
+        self.deck_ids: list[str] = []
+        self.deck_names: list[str] = []
+        self.canonical_decks: list[str] = []
+        self.folders: list[str] = []
+        self.slide_numbers: list[int] = []
+        self.deck_years: NDArray[np.float32] = np.zeros(0, dtype=np.float32)
+        self.deck_dates: list[date | None] = []
+        self.source_paths: list[str | None] = []
+        self.vectors: NDArray[np.float32] = np.zeros((0, 0), dtype=np.float32)
+        self.bm25: BM25Index | None = None
+        self.rarity = DocFreqTable()
+        self.clusters: dict[str, list[str]] = {}
+        self.taxonomy: list[str] = []
+        self.taxonomy_vectors: NDArray[np.float32] = np.zeros((0, 0), dtype=np.float32)
+        self.master: list[VerifiedCaseStudy] = []
+        self.master_vectors: NDArray[np.float32] = np.zeros((0, 0), dtype=np.float32)
+        self.embedder_name = ""
+        self._embedder: Embedder | None = None
+        self._faiss: Any = None
+        self._faiss_lock = threading.Lock()
+
+    # ----------------------------------------------------------------- access
+
+    def __len__(self) -> int:
+        return self.n
+
+    def slide(self, row: int) -> Slide:
+        """The slide at ``row`` as a model (the same fields it was ingested with)."""
+        return Slide(
+            slide_id=self.ids[row],
+            deck_id=self.deck_ids[row],
+            deck_name=self.deck_names[row],
+            folder=self.folders[row],
+            slide_number=self.slide_numbers[row],
+            title=self.titles[row],
+            text=self.texts[row],
+            content_type=self.content_types[row],
+            universe=self.universes[row],
+            deck_date=self.deck_dates[row],
+            source_path=self.source_paths[row],
+        )
+
+    def section_of(self, row: int) -> str:
+        return SECTIONS[int(self.sections[row])]
+
+    def embedder(self) -> Embedder:
+        """The embedder the vectors were made with (loaded on first use; queries must use the same one)."""
+        if self._embedder is None:
+            self._embedder = make_embedder(self.embedder_name)
+        return self._embedder
+
+    @property
+    def faiss_index(self) -> Any:
+        """A FAISS inner-product index over all vectors (exact; cosine on unit vectors), built or read on first use."""
+        with self._faiss_lock:
+            if self._faiss is None:
+                import faiss
+
+                stored = self.path / "vectors.faiss" if self.path is not None else None
+                if stored is not None and stored.exists():
+                    self._faiss = faiss.read_index(str(stored))
+                else:
+                    index = faiss.IndexFlatIP(self.vectors.shape[1] if self.vectors.ndim == 2 else 0)
+                    if self.n:
+                        index.add(np.ascontiguousarray(self.vectors, dtype=np.float32))
+                    self._faiss = index
+            return self._faiss
+
+    # ----------------------------------------------------------------- build
+
+    @classmethod
+    def from_slides(
+        cls,
+        slides: Iterable[Slide],
+        master: Iterable[VerifiedCaseStudy] = (),
+        embedder: Embedder | str | None = None,
+        *,
+        progress: Progress | None = None,
+        batch_size: int = 256,
+    ) -> Library:
+        """Build a library in memory: columns, embeddings, BM25, rarity, clusters, taxonomy and master vectors.
+
+        ``embedder`` is an embedder or its name (default: ``settings.embedder``).
+        ``progress(stage, done, total)`` is called as the slow stages advance.
+        Duplicate slide ids are an error (the id is the slide's identity everywhere).
+        """
+        lib = cls()
+        if embedder is None:
+            embedder = get_settings().embedder
+        model = make_embedder(embedder) if isinstance(embedder, str) else embedder
+        lib._embedder = model
+        lib.embedder_name = embedder if isinstance(embedder, str) else _embedder_key(model)
+        lib._fill_columns(list(slides))
+        documents = [slide_document(t, x) for t, x in zip(lib.titles, lib.texts, strict=True)]
+        lib.vectors = _encode(model, lib.snippets, "embed", progress, batch_size)
+        lib.bm25 = BM25Index.build([analyse(s) for s in lib.snippets])
+        lib.rarity = _build_rarity(documents, progress)
+        lib.taxonomy = mine_taxonomy(lib.rarity)
+        lib.clusters = mine_clusters(documents, lib.rarity, lib.taxonomy[:3_000])
+        lib.taxonomy_vectors = _encode(model, lib.taxonomy, "taxonomy", progress, batch_size)
+        lib.master = list(master)
+        lib.master_vectors = _encode(model, [m.document for m in lib.master], "master", progress, batch_size)
+        return lib
+
+    def _fill_columns(self, slides: list[Slide]) -> None:
+        seen: dict[str, int] = {}
+        for row, s in enumerate(slides):
+            if s.slide_id in seen:
+                raise ValueError(f"duplicate slide id {s.slide_id!r} (rows {seen[s.slide_id]} and {row})")
+            seen[s.slide_id] = row
+        self.n = len(slides)
+        self.ids = [s.slide_id for s in slides]
+        self.id_to_row = seen
+        self.titles = [s.title for s in slides]
+        self.texts = [s.text for s in slides]
+        docs = [slide_document(s.title, s.text) for s in slides]
+        self.snippets = [snippet(d) for d in docs]
+        self.previews = [preview(d) for d in docs]
+        self.content_types = [s.content_type for s in slides]
+        self.sections = np.array([SECTION_INDEX[s.section] for s in slides], dtype=np.int8)
+        self.universes = [s.universe for s in slides]
+        self.deck_ids = [s.deck_id for s in slides]
+        self.deck_names = [s.deck_name for s in slides]
+        self.canonical_decks = [canonical_deck_id(s.deck_name or s.deck_id) for s in slides]
+        self.folders = [s.folder for s in slides]
+        self.slide_numbers = [s.slide_number for s in slides]
+        self.deck_dates = [s.deck_date for s in slides]
+        self.deck_years = np.array([decimal_year(s.deck_date) for s in slides], dtype=np.float32)
+        self.source_paths = [s.source_path for s in slides]
+
+    # ----------------------------------------------------------------- disk
+
+    def save(self, directory: Path) -> None:
+        """Write the library into ``directory`` (which must not exist yet; the caller renames it into place)."""
+        import faiss
+
+        directory.mkdir(parents=True)
+        np.save(directory / "vectors.npy", np.ascontiguousarray(self.vectors, dtype=np.float32))
+        faiss.write_index(self.faiss_index, str(directory / "vectors.faiss"))
+        np.save(directory / "sections.npy", self.sections)
+        np.save(directory / "deck_years.npy", self.deck_years)
+        np.save(
+            directory / "taxonomy_vectors.npy", np.ascontiguousarray(self.taxonomy_vectors, dtype=np.float32)
+        )
+        np.save(directory / "master_vectors.npy", np.ascontiguousarray(self.master_vectors, dtype=np.float32))
+        if self.bm25 is not None:
+            self.bm25.save(directory / "bm25")
+        db = sqlite3.connect(str(directory / "library.sqlite"))
+        try:
+            db.execute(
+                "CREATE TABLE slides (row INTEGER PRIMARY KEY, slide_id TEXT UNIQUE NOT NULL, deck_id TEXT, "
+                "deck_name TEXT, folder TEXT, slide_number INTEGER, title TEXT, text TEXT, content_type TEXT, "
+                "universe TEXT, deck_date TEXT, source_path TEXT)"
+            )
+            db.executemany(
+                "INSERT INTO slides VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                [
+                    (
+                        r,
+                        self.ids[r],
+                        self.deck_ids[r],
+                        self.deck_names[r],
+                        self.folders[r],
+                        self.slide_numbers[r],
+                        self.titles[r],
+                        self.texts[r],
+                        self.content_types[r],
+                        self.universes[r],
+                        self.deck_dates[r].isoformat() if self.deck_dates[r] else None,
+                        self.source_paths[r],
+                    )
+                    for r in range(self.n)
+                ],
+            )
+            db.execute(
+                "CREATE TABLE decks (deck_id TEXT PRIMARY KEY, deck_name TEXT, canonical_deck TEXT, folder TEXT, "
+                "universe TEXT, n_slides INTEGER)"
+            )
+            decks: dict[str, list[Any]] = {}
+            for r in range(self.n):
+                entry = decks.setdefault(
+                    self.deck_ids[r],
+                    [
+                        self.deck_ids[r],
+                        self.deck_names[r],
+                        self.canonical_decks[r],
+                        self.folders[r],
+                        self.universes[r],
+                        0,
+                    ],
+                )
+                entry[5] += 1
+            db.executemany("INSERT INTO decks VALUES (?,?,?,?,?,?)", list(decks.values()))
+            db.execute(
+                "CREATE TABLE master (row INTEGER PRIMARY KEY, row_id TEXT, client TEXT, use_case TEXT, "
+                "title TEXT, summary TEXT)"
+            )
+            db.executemany(
+                "INSERT INTO master VALUES (?,?,?,?,?,?)",
+                [(i, m.row_id, m.client, m.use_case, m.title, m.summary) for i, m in enumerate(self.master)],
+            )
+            db.execute("CREATE TABLE word_df (term TEXT PRIMARY KEY, df INTEGER NOT NULL) WITHOUT ROWID")
+            db.executemany("INSERT INTO word_df VALUES (?, ?)", self.rarity.words.items())
+            db.execute("CREATE TABLE phrase_df (term TEXT PRIMARY KEY, df INTEGER NOT NULL) WITHOUT ROWID")
+            db.executemany("INSERT INTO phrase_df VALUES (?, ?)", self.rarity.phrases.items())
+            db.execute("CREATE TABLE metadata (key TEXT PRIMARY KEY, value TEXT)")
+            meta = self._metadata()
+            db.executemany(
+                "INSERT INTO metadata VALUES (?, ?)", [(k, json.dumps(v)) for k, v in meta.items()]
+            )
+            db.commit()
+        finally:
+            db.close()
+        (directory / "mined.json").write_text(
+            json.dumps({"clusters": self.clusters, "taxonomy": self.taxonomy}, ensure_ascii=False)
+        )
+        # Written last: a directory without meta.json is never mistaken for a finished index.
+        (directory / "meta.json").write_text(json.dumps(meta, indent=2))
+
+    def _metadata(self) -> dict[str, Any]:
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "n_slides": self.n,
+            "dim": int(self.vectors.shape[1]) if self.vectors.ndim == 2 else 0,
+            "embedder": self.embedder_name,
+            "n_docs_rarity": self.rarity.n_docs,
+            "n_clusters": len(self.clusters),
+            "n_cluster_terms": sum(len(v) for v in self.clusters.values()),
+            "n_taxonomy": len(self.taxonomy),
+            "n_master": len(self.master),
+        }
+
+    @classmethod
+    def open(cls, path: Path | None = None) -> Library:
+        """Open a saved library (default ``SEEK_HOME/slides/index``); vectors and BM25 are memory-mapped.
+
+        A missing index, a missing file or another schema version raises ``LibraryError`` saying to
+        run ``seek slides index``.
+        """
+        path = Path(path) if path is not None else get_settings().slides_dir / "index"
+        meta_path = path / "meta.json"
+        if not meta_path.exists():
+            raise LibraryError(f"no slide index found; {_rebuild_hint(path)}")
+        meta = json.loads(meta_path.read_text())
+        version = meta.get("schema_version")
+        if version != SCHEMA_VERSION:
+            raise LibraryError(
+                f"the slide index has schema version {version}, this seek needs {SCHEMA_VERSION}; "
+                f"rebuild it: {_rebuild_hint(path)}"
+            )
+        lib = cls()
+        lib.path = path
+        try:
+            lib._load(path, meta)
+        except (OSError, sqlite3.Error, ValueError, KeyError) as exc:
+            raise LibraryError(f"the slide index is unreadable ({exc}); {_rebuild_hint(path)}") from exc
+        return lib
+
+    def _load(self, path: Path, meta: dict[str, Any]) -> None:
+        db = sqlite3.connect(f"file:{path / 'library.sqlite'}?mode=ro", uri=True)
+        try:
+            rows = db.execute(
+                "SELECT slide_id, deck_id, deck_name, folder, slide_number, title, text, content_type, universe, "
+                "deck_date, source_path FROM slides ORDER BY row"
+            ).fetchall()
+            master_rows = db.execute(
+                "SELECT row_id, client, use_case, title, summary FROM master ORDER BY row"
+            ).fetchall()
+            words = Counter(dict(db.execute("SELECT term, df FROM word_df")))
+        finally:
+            db.close()
+        cols = list(zip(*rows, strict=True)) if rows else [()] * 11
+        self.n = len(rows)
+        self.ids = list(cols[0])
+        self.id_to_row = {sid: r for r, sid in enumerate(self.ids)}
+        self.deck_ids, self.deck_names, self.folders = list(cols[1]), list(cols[2]), list(cols[3])
+        self.slide_numbers, self.titles, self.texts = list(cols[4]), list(cols[5]), list(cols[6])
+        self.content_types, self.universes = list(cols[7]), list(cols[8])
+        self.deck_dates = [date.fromisoformat(d) if d else None for d in cols[9]]
+        self.source_paths = list(cols[10])
+        docs = [slide_document(t, x) for t, x in zip(self.titles, self.texts, strict=True)]
+        self.snippets = [snippet(d) for d in docs]
+        self.previews = [p[:200] for p in self.snippets]
+        canon: dict[str, str] = {}
+        self.canonical_decks = [
+            canon.setdefault(name or did, canonical_deck_id(name or did))
+            for name, did in zip(self.deck_names, self.deck_ids, strict=True)
+        ]
+        self.sections = np.load(path / "sections.npy")
+        self.deck_years = np.load(path / "deck_years.npy")
+        self.vectors = np.load(path / "vectors.npy", mmap_mode="r")
+        self.taxonomy_vectors = np.load(path / "taxonomy_vectors.npy")
+        self.master_vectors = np.load(path / "master_vectors.npy")
+        self.bm25 = BM25Index.load(path / "bm25", mmap=True) if (path / "bm25").exists() else None
+        self.rarity = DocFreqTable(n_docs=int(meta["n_docs_rarity"]), words=words)
+        self.rarity.phrases = _SqliteCounts(path / "library.sqlite", "phrase_df")  # type: ignore[assignment]
+        mined = json.loads((path / "mined.json").read_text())
+        self.clusters = {k: list(v) for k, v in mined["clusters"].items()}
+        self.taxonomy = list(mined["taxonomy"])
+        self.master = [
+            VerifiedCaseStudy(row_id=r[0], client=r[1], use_case=r[2], title=r[3], summary=r[4])
+            for r in master_rows
+        ]
+        self.embedder_name = str(meta["embedder"])
+        if len(self.vectors) != self.n or len(self.sections) != self.n:
+            raise ValueError(
+                f"{self.n} slides but {len(self.vectors)} vectors and {len(self.sections)} sections"
+            )
+
+
+def _embedder_key(model: Embedder) -> str:
+    """The settings name (minilm, minilm-full, fast) of one of our embedders, else the embedder's own name."""
+    if model.name.startswith("wordllama"):
+        return "fast"
+    if model.name.startswith("minilm"):
+        return "minilm" if "int8" in model.name else "minilm-full"
+    return model.name
+
+
+def _encode(
+    model: Embedder, texts: Sequence[str], stage: str, progress: Progress | None, batch_size: int
+) -> NDArray[np.float32]:
+    out = np.zeros((len(texts), model.dim), dtype=np.float32)
+    step = max(batch_size * 8, 1)
+    for start in range(0, len(texts), step):
+        chunk = texts[start : start + step]
+        out[start : start + len(chunk)] = model.encode(chunk, batch_size=batch_size)
+        if progress:
+            progress(stage, start + len(chunk), len(texts))
+    if progress and not texts:
+        progress(stage, 0, 0)
+    return out
+
+
+def _build_rarity(documents: Sequence[str], progress: Progress | None) -> DocFreqTable:
+    table = DocFreqTable()
+    step = 5_000
+    for start in range(0, len(documents), step):
+        for doc in documents[start : start + step]:
+            table.add(doc, (2, 3), RARITY_STOPWORDS)
+        if progress:
+            progress("rarity", min(start + step, len(documents)), len(documents))
+    return table

@@ -1,0 +1,304 @@
+"""The slide library's data model and the values derived from it at load.
+
+A slide belongs to a deck file in a folder of a universe (DAAIS, S&R, EdTech).
+Everything the pipeline keys on besides the raw fields is derived here, once,
+by pure functions: the 600-character indexed snippet and the 200-character card
+preview (spec, "The data"), the canonical deck id that folds draft and version
+copies into one deck (spec step 11), and the section of every slide: its
+content type mapped to one of eight sections, with two regex carve-outs for
+award/analyst-recognition and scope-of-work/commercial-terms slides (spec
+step 13; the seed found 872 and 644 such titles at 122,623 slides).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from core.text import normalise
+
+SECTIONS: tuple[str, ...] = (
+    "Case Studies",
+    "Approach & Methodology",
+    "Data & Analytics",
+    "Capabilities & Overview",
+    "Team & Credentials",
+    "Credibility & Recognition",
+    "Commercial & Contract Terms",
+    "Other",
+)
+SECTION_INDEX: dict[str, int] = {name: i for i, name in enumerate(SECTIONS)}
+
+#: The universes of the original library; a slide outside them keeps its top folder as its universe.
+UNIVERSES: tuple[str, ...] = ("DAAIS", "S&R", "EdTech")
+_UNIVERSE_ALIASES: dict[str, str] = {
+    "daais": "DAAIS",
+    "s&r": "S&R",
+    "s_r": "S&R",
+    "s-r": "S&R",
+    "sales & research": "S&R",
+    "sales and research": "S&R",
+    "edtech": "EdTech",
+    "ed tech": "EdTech",
+}
+
+SNIPPET_CHARS = 600
+PREVIEW_CHARS = 200
+
+#: Content type -> section. Types describe what is on a slide; the section groups them for a rep.
+#: Unknown types fall back to "Capabilities & Overview", the original library's generic bucket.
+CONTENT_TYPE_SECTIONS: dict[str, str] = {
+    "case_study": "Case Studies",
+    "testimonial": "Case Studies",
+    "framework": "Approach & Methodology",
+    "diagram": "Approach & Methodology",
+    "process": "Approach & Methodology",
+    "timeline": "Approach & Methodology",
+    "methodology": "Approach & Methodology",
+    "table": "Data & Analytics",
+    "dashboard": "Data & Analytics",
+    "chart": "Data & Analytics",
+    "content": "Capabilities & Overview",
+    "overview": "Capabilities & Overview",
+    "comparison": "Capabilities & Overview",
+    "team": "Team & Credentials",
+    "award": "Credibility & Recognition",
+    "commercial": "Commercial & Contract Terms",
+    "title": "Other",
+    "agenda": "Other",
+    "section_header": "Other",
+    "closing": "Other",
+    "image": "Other",
+    "quote": "Other",
+    "appendix": "Other",
+    "blank": "Other",
+}
+DEFAULT_SECTION = "Capabilities & Overview"
+
+#: Types whose section is about what the slide proves or who it names; the carve-outs leave them alone
+#: (a case study that mentions Gartner is still a case study).
+_CARVE_OUT_EXEMPT = frozenset({"Case Studies", "Team & Credentials"})
+
+_RECOGNITION_TITLE = re.compile(
+    r"\b(awards?|award[- ]winning|recogni[sz](?:ed|ing|tion)|analyst|gartner|forrester|everest group|idc|isg|"
+    r"magic quadrant|peak matrix|marketscape|wave\b|why choose us|why us\b|why partner with us|accolades?|"
+    r"rankings?|named (?:a|as) (?:leader|major contender))",
+    re.IGNORECASE,
+)
+_RECOGNITION_TEXT = re.compile(
+    r"\b(magic quadrant|peak matrix|marketscape|forrester wave|named (?:a|as) (?:leader|major contender)|"
+    r"why choose us|award[- ]winning|won the .{0,40}award)",
+    re.IGNORECASE,
+)
+_COMMERCIAL_TITLE = re.compile(
+    r"\b(scope of work|statement of work|sow\b|commercials?\b|commercial (?:terms|model|proposal)|pricing|"
+    r"price (?:sheet|schedule)|payment (?:terms|schedule|milestones?)|fee structure|fees\b|rate card|"
+    r"contract(?:ual)? terms|terms (?:and|&) conditions|engagement model|invoic(?:e|ing))",
+    re.IGNORECASE,
+)
+_COMMERCIAL_TEXT = re.compile(
+    r"\b(scope of work|statement of work|payment terms|payment schedule|net \d{2} days|rate card|"
+    r"terms (?:and|&) conditions|invoiced (?:monthly|quarterly)|fixed[- ]fee)",
+    re.IGNORECASE,
+)
+
+
+def section_for(content_type: str, title: str, text: str) -> str:
+    """The section a slide belongs to: its content type's section, or one of the two carve-outs.
+
+    Award / analyst / "why choose us" language goes to Credibility & Recognition and
+    scope-of-work / commercial / payment-terms language to Commercial & Contract Terms
+    (seed step 13). Titles are matched with the broad pattern (the seed found the two
+    populations by sampling titles); body text only with the narrow, unambiguous phrases.
+    Case studies and team slides keep their own section.
+    """
+    base = CONTENT_TYPE_SECTIONS.get((content_type or "").strip().lower(), DEFAULT_SECTION)
+    if base in _CARVE_OUT_EXEMPT:
+        return base
+    if _RECOGNITION_TITLE.search(title or "") or _RECOGNITION_TEXT.search(text or ""):
+        return "Credibility & Recognition"
+    if _COMMERCIAL_TITLE.search(title or "") or _COMMERCIAL_TEXT.search(text or ""):
+        return "Commercial & Contract Terms"
+    return base
+
+
+_EXTENSION = re.compile(r"\.(pptx?|pdf|key|odp)$", re.IGNORECASE)
+_SEPARATORS = re.compile(r"[\s_\-.()\[\]]+")
+_MONTHS = "jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec"
+_VERSION_TOKEN = re.compile(
+    r"^(v\d+[a-z]?|version\d*|vfinal\d*|final\d*|finalv?\d*|draft\d*|copy|latest|updated|rev\d*|r\d+|wip|"
+    r"new|old|edited|clean|(19|20)\d{2}(0[1-9]|1[0-2])([0-3]\d)?|\d{1,2}(0[1-9]|1[0-2])(19|20)\d{2}|"
+    rf"(19|20)\d{{2}}|{_MONTHS}|[0-3]?\d(st|nd|rd|th))$",
+    re.IGNORECASE,
+)
+
+
+def canonical_deck_id(deck_name: str) -> str:
+    """One id for every draft and version of a deck: lower-case words with version and date markers stripped.
+
+    Strips the extension, then every trailing or embedded token that marks a copy rather
+    than a different deck: V1, v2, vFinal, final, draft, copy, "copy of", "(1)", latest,
+    rev3, and dates (20251012, 2025, Oct). "Hi-Tech_and_Consulting_20251012.pptx"
+    and "Hi-Tech and Consulting vFinal.pptx" both give "hi tech and consulting". If
+    stripping would leave nothing, the name's own words are kept.
+    """
+    stem = _EXTENSION.sub("", deck_name.strip())
+    stem = re.sub(r"^copy of\s+", "", stem, flags=re.IGNORECASE)
+    stem = re.sub(r"\(\d+\)", " ", stem)
+    words = [w for w in _SEPARATORS.split(stem.lower()) if w]
+    kept = [w for w in words if not _VERSION_TOKEN.match(w)]
+    return " ".join(kept or words)
+
+
+_WHITESPACE = re.compile(r"\s+")
+
+
+def _cut(text: str, limit: int) -> str:
+    return _WHITESPACE.sub(" ", text).strip()[:limit]
+
+
+def snippet(text: str) -> str:
+    """The indexed snippet: the first 600 characters of the text, whitespace collapsed (spec, "The data")."""
+    return _cut(text, SNIPPET_CHARS)
+
+
+def preview(text: str) -> str:
+    """The card preview: the first 200 characters of the text, whitespace collapsed."""
+    return _cut(text, PREVIEW_CHARS)
+
+
+def slide_document(title: str, text: str) -> str:
+    """Title followed by the body, without repeating a title the body already starts with."""
+    if not title:
+        return text
+    if normalise(text).startswith(normalise(title)):
+        return text
+    return f"{title}\n{text}" if text else title
+
+
+def universe_for(folder: str, given: str | None = None) -> str:
+    """The slide's universe: the one given, else the folder's top component (known aliases folded)."""
+    candidate = (given or "").strip()
+    if not candidate:
+        parts = [p for p in folder.replace("\\", "/").split("/") if p]
+        candidate = parts[0] if parts else ""
+    if not candidate:
+        return "Library"
+    return _UNIVERSE_ALIASES.get(candidate.lower(), candidate)
+
+
+def normalise_folder(folder: str) -> str:
+    """A folder path with forward slashes, one leading slash and no trailing slash ("/" for the root)."""
+    parts = [p for p in folder.replace("\\", "/").split("/") if p]
+    return "/" + "/".join(parts)
+
+
+def decimal_year(day: date | None) -> float:
+    """A date as a decimal year (2025-07-02 -> about 2025.5); NaN when unknown."""
+    if day is None:
+        return float("nan")
+    start = date(day.year, 1, 1)
+    length = (date(day.year + 1, 1, 1) - start).days
+    return day.year + (day - start).days / length
+
+
+class Slide(BaseModel):
+    """One slide: the JSONL schema of the library. Derived values are properties, not stored fields."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    slide_id: str = Field(min_length=1)
+    deck_id: str = Field(min_length=1)
+    deck_name: str = ""
+    folder: str = "/"
+    slide_number: int = Field(default=1, ge=0)
+    title: str = ""
+    text: str = ""
+    content_type: str = "content"
+    universe: str = ""
+    deck_date: date | None = None
+    source_path: str | None = None
+
+    @field_validator("folder")
+    @classmethod
+    def _normalise_folder(cls, value: str) -> str:
+        return normalise_folder(value)
+
+    @field_validator("content_type")
+    @classmethod
+    def _lower_type(cls, value: str) -> str:
+        return (value or "content").strip().lower() or "content"
+
+    @model_validator(mode="after")
+    def _derive_universe(self) -> Slide:
+        object.__setattr__(self, "universe", universe_for(self.folder, self.universe))
+        return self
+
+    @property
+    def document(self) -> str:
+        return slide_document(self.title, self.text)
+
+    @property
+    def snippet(self) -> str:
+        return snippet(self.document)
+
+    @property
+    def preview(self) -> str:
+        return preview(self.document)
+
+    @property
+    def canonical_deck_id(self) -> str:
+        return canonical_deck_id(self.deck_name or self.deck_id)
+
+    @property
+    def section(self) -> str:
+        return section_for(self.content_type, self.title, self.text)
+
+
+class Deck(BaseModel):
+    """One deck file: where it lives, when it was made, and the hash that tells a changed file from an unchanged one."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    deck_id: str = Field(min_length=1)
+    deck_name: str = ""
+    folder: str = "/"
+    universe: str = ""
+    deck_date: date | None = None
+    n_slides: int = 0
+    source_path: str | None = None
+    content_hash: str | None = None
+
+    @field_validator("folder")
+    @classmethod
+    def _normalise_folder(cls, value: str) -> str:
+        return normalise_folder(value)
+
+    @property
+    def canonical_deck_id(self) -> str:
+        return canonical_deck_id(self.deck_name or self.deck_id)
+
+
+class VerifiedCaseStudy(BaseModel):
+    """One row of the hand-verified master case-study sheet."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    row_id: str = Field(min_length=1)
+    client: str = ""
+    use_case: str = ""
+    title: str = ""
+    summary: str = ""
+
+    @field_validator("row_id", mode="before")
+    @classmethod
+    def _id_as_text(cls, value: object) -> str:
+        return str(value).strip()
+
+    @property
+    def document(self) -> str:
+        """What the master sheet is searched by: title, client, use case and summary."""
+        head = " | ".join(part for part in (self.title, self.client, self.use_case) if part)
+        return f"{head}\n{self.summary}".strip()

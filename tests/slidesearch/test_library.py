@@ -1,0 +1,152 @@
+import json
+from datetime import date
+
+import numpy as np
+import pytest
+
+from slidesearch.library import SCHEMA_VERSION, Library, LibraryError, mine_clusters
+from slidesearch.model import SECTIONS, Slide, VerifiedCaseStudy
+
+TOPICS = [
+    ("Fraud detection", "anti money laundering alerts and transaction monitoring rules"),
+    ("Customer churn", "propensity scoring and retention campaigns for subscribers"),
+    ("Demand forecasting", "store level replenishment and inventory optimisation"),
+]
+
+
+def _slides(n_per_topic: int = 12) -> list[Slide]:
+    slides = []
+    for t, (title, body) in enumerate(TOPICS):
+        for i in range(n_per_topic):
+            slides.append(
+                Slide(
+                    slide_id=f"t{t}-s{i}",
+                    deck_id=f"deck{t}-{i % 3}",
+                    deck_name=f"Topic {t} V{i % 3 + 1}.pptx",
+                    folder=f"/DAAIS/Clients/Client {t}",
+                    slide_number=i + 1,
+                    title=f"{title} programme {i}",
+                    text=f"{body}. Delivered for region {i} with {10 + i}% uplift.",
+                    content_type="case_study" if i % 4 == 0 else "content",
+                    deck_date=date(2024, 1 + i % 12, 1),
+                )
+            )
+    slides.append(
+        Slide(
+            slide_id="rare",
+            deck_id="pe",
+            deck_name="PE Ops.pptx",
+            folder="/S&R/Proposals",
+            title="Capital call notices",
+            text="Automated capital call notice generation for a private equity fund administrator.",
+        )
+    )
+    return slides
+
+
+@pytest.fixture(scope="module")
+def library() -> Library:
+    master = [
+        VerifiedCaseStudy(
+            row_id="m1", client="Acme Bank", use_case="Fraud", title="Card fraud", summary="Cut losses 30%"
+        )
+    ]
+    return Library.from_slides(_slides(), master, embedder="fast")
+
+
+class TestFromSlides:
+    def test_columns_line_up_with_the_slides(self, library):
+        assert library.n == len(library.ids) == len(library.snippets) == len(library.sections) == 37
+        row = library.id_to_row["rare"]
+        assert library.titles[row] == "Capital call notices"
+        assert library.universes[row] == "S&R"
+        assert library.section_of(row) == "Capabilities & Overview"
+        assert library.snippets[row].startswith("Capital call notices Automated capital call")
+        assert len(library.previews[row]) <= 200
+        assert library.canonical_decks[library.id_to_row["t0-s1"]] == "topic 0"
+        assert SECTIONS[library.sections[library.id_to_row["t0-s0"]]] == "Case Studies"
+        assert np.isnan(library.deck_years[row]) and 2024 <= library.deck_years[0] < 2025
+
+    def test_vectors_are_unit_length_float32(self, library):
+        assert library.vectors.dtype == np.float32
+        assert np.allclose(np.linalg.norm(library.vectors, axis=1), 1.0, atol=1e-4)
+        assert library.master_vectors.shape == (1, library.vectors.shape[1])
+
+    def test_bm25_and_rarity_find_the_rare_phrase(self, library):
+        rows, _ = library.bm25.top_k(["capital", "call"], 1)
+        assert library.ids[rows[0]] == "rare"
+        assert library.rarity.df("capital call") == 1
+        assert library.rarity.df("fraud") == 12
+
+    def test_faiss_index_searches_every_slide(self, library):
+        scores, rows = library.faiss_index.search(library.vectors[:1], 1)
+        assert rows[0][0] == 0 and scores[0][0] == pytest.approx(1.0, abs=1e-4)
+
+    def test_slide_round_trips_the_model(self, library):
+        assert library.slide(library.id_to_row["t1-s2"]).title == "Customer churn programme 2"
+
+    def test_duplicate_slide_ids_are_an_error(self):
+        s = _slides()[0]
+        with pytest.raises(ValueError, match="duplicate slide id"):
+            Library.from_slides([s, s], embedder="fast")
+
+
+class TestMineClusters:
+    def test_co_occurring_distinctive_terms_form_a_cluster(self, library):
+        assert any(
+            "transaction monitoring" in terms or "money laundering" in terms or "laundering" in terms
+            for key, terms in library.clusters.items()
+            if "fraud" in key
+        )
+
+    def test_terms_never_share_a_word_with_their_key(self, library):
+        for key, terms in library.clusters.items():
+            assert all(not set(key.split()) & set(t.split()) for t in terms)
+
+    def test_unrelated_terms_do_not_cluster(self):
+        docs = ["alpha beta"] * 5 + ["gamma delta"] * 5 + ["alpha gamma"] + ["beta delta"]
+        from core.rarity import DocFreqTable
+
+        table = DocFreqTable.build(docs)
+        clusters = mine_clusters(docs, table, ["alpha", "beta", "gamma", "delta"], min_lift=1.5)
+        assert "gamma" not in clusters.get("alpha", [])
+        assert "beta" in clusters["alpha"]
+
+
+class TestSaveAndOpen:
+    def test_round_trip_keeps_everything(self, library, tmp_path):
+        library.save(tmp_path / "index")
+        opened = Library.open(tmp_path / "index")
+        assert opened.ids == library.ids and opened.snippets == library.snippets
+        assert np.array_equal(opened.sections, library.sections)
+        assert np.allclose(opened.vectors, library.vectors)
+        assert isinstance(opened.vectors, np.memmap)
+        assert opened.rarity.df("capital call") == 1 and opened.rarity.df("nowhere at all") == 0
+        assert opened.rarity.is_rare("capital call", max_count=3)
+        assert opened.clusters == library.clusters and opened.taxonomy == library.taxonomy
+        assert opened.master == library.master and opened.embedder_name == "fast"
+        assert opened.faiss_index.ntotal == library.n
+        assert opened.bm25.top_k(["capital"], 1)[0].tolist() == library.bm25.top_k(["capital"], 1)[0].tolist()
+        assert opened.deck_dates == library.deck_dates
+
+    def test_missing_index_says_to_run_seek_slides_index(self, tmp_path):
+        with pytest.raises(LibraryError, match="seek slides index"):
+            Library.open(tmp_path / "nothing")
+
+    def test_default_path_is_under_seek_home(self, tmp_path, monkeypatch):
+        monkeypatch.setenv("SEEK_HOME", str(tmp_path))
+        with pytest.raises(LibraryError, match=str(tmp_path / "slides" / "index")):
+            Library.open()
+
+    def test_schema_version_mismatch_asks_for_a_rebuild(self, library, tmp_path):
+        library.save(tmp_path / "index")
+        meta = json.loads((tmp_path / "index" / "meta.json").read_text())
+        meta["schema_version"] = SCHEMA_VERSION + 1
+        (tmp_path / "index" / "meta.json").write_text(json.dumps(meta))
+        with pytest.raises(LibraryError, match="rebuild it: run `seek slides index`"):
+            Library.open(tmp_path / "index")
+
+    def test_saving_over_an_existing_directory_is_refused(self, library, tmp_path):
+        (tmp_path / "index").mkdir()
+        with pytest.raises(FileExistsError):
+            library.save(tmp_path / "index")

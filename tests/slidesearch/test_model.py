@@ -1,0 +1,150 @@
+from datetime import date
+
+import pytest
+from pydantic import ValidationError
+
+from slidesearch.model import (
+    SECTIONS,
+    Slide,
+    VerifiedCaseStudy,
+    canonical_deck_id,
+    decimal_year,
+    preview,
+    section_for,
+    snippet,
+    universe_for,
+)
+
+
+class TestSections:
+    def test_there_are_eight_sections_in_the_contract_order(self):
+        assert SECTIONS == (
+            "Case Studies",
+            "Approach & Methodology",
+            "Data & Analytics",
+            "Capabilities & Overview",
+            "Team & Credentials",
+            "Credibility & Recognition",
+            "Commercial & Contract Terms",
+            "Other",
+        )
+
+    @pytest.mark.parametrize(
+        ("content_type", "section"),
+        [
+            ("case_study", "Case Studies"),
+            ("framework", "Approach & Methodology"),
+            ("table", "Data & Analytics"),
+            ("dashboard", "Data & Analytics"),
+            ("content", "Capabilities & Overview"),
+            ("team", "Team & Credentials"),
+            ("agenda", "Other"),
+            ("something_new", "Capabilities & Overview"),
+        ],
+    )
+    def test_content_type_maps_to_its_section(self, content_type, section):
+        assert section_for(content_type, "Retail demand sensing", "Weekly forecasts per store") == section
+
+    def test_award_title_is_carved_out_to_credibility(self):
+        assert (
+            section_for("content", "Named a Leader in the Everest Group PEAK Matrix", "")
+            == "Credibility & Recognition"
+        )
+        assert section_for("content", "Why choose us", "Ten years of delivery") == "Credibility & Recognition"
+
+    def test_payment_terms_are_carved_out_to_commercial(self):
+        assert section_for("content", "Scope of Work", "Phase 1 discovery") == "Commercial & Contract Terms"
+        assert section_for("table", "Milestones", "Payment terms: net 45 days from invoice") == (
+            "Commercial & Contract Terms"
+        )
+
+    def test_case_studies_and_team_slides_keep_their_section_despite_award_words(self):
+        assert section_for("case_study", "Award-winning fraud model for a bank", "") == "Case Studies"
+        assert section_for("team", "Leadership recognised by Gartner", "") == "Team & Credentials"
+
+    def test_a_passing_mention_of_an_analyst_in_the_body_is_not_a_carve_out(self):
+        assert section_for("content", "Market sizing", "Gartner estimates the market at $4B") == (
+            "Capabilities & Overview"
+        )
+
+
+class TestCanonicalDeckId:
+    @pytest.mark.parametrize(
+        "name",
+        [
+            "Retail Analytics V1.pptx",
+            "Retail Analytics v2.pptx",
+            "Retail Analytics vFinal.pptx",
+            "Retail_Analytics_final.pptx",
+            "Copy of Retail Analytics draft.pptx",
+            "Retail-Analytics_20251012.pptx",
+            "Retail Analytics (1).pptx",
+            "Retail Analytics Oct 2025 v3 FINAL.pptx",
+        ],
+    )
+    def test_versions_drafts_copies_and_dates_fold_into_one_deck(self, name):
+        assert canonical_deck_id(name) == "retail analytics"
+
+    def test_different_decks_stay_different(self):
+        assert canonical_deck_id("Deck 1 V1.pptx") != canonical_deck_id("Deck 2 V1.pptx")
+
+    def test_a_name_made_only_of_markers_keeps_its_words(self):
+        assert canonical_deck_id("Final Draft.pptx") == "final draft"
+
+
+class TestSnippetAndPreview:
+    def test_snippet_is_600_and_preview_200_characters_with_whitespace_collapsed(self):
+        text = "word   \n" * 400
+        assert len(snippet(text)) == 600
+        assert len(preview(text)) == 200
+        assert "  " not in snippet(text)
+
+
+class TestSlide:
+    def test_derived_values(self):
+        slide = Slide(
+            slide_id="s1",
+            deck_id="d1",
+            deck_name="Fraud Analytics V2.pptx",
+            folder="DAAIS\\Sales\\Collateral\\",
+            title="Fraud detection",
+            text="Real-time scoring of card transactions",
+            content_type="Case_Study",
+            deck_date=date(2025, 7, 2),
+        )
+        assert slide.folder == "/DAAIS/Sales/Collateral"
+        assert slide.universe == "DAAIS"
+        assert slide.content_type == "case_study"
+        assert slide.section == "Case Studies"
+        assert slide.canonical_deck_id == "fraud analytics"
+        assert slide.snippet.startswith("Fraud detection Real-time scoring")
+
+    def test_title_already_at_the_start_of_the_text_is_not_repeated(self):
+        slide = Slide(slide_id="s", deck_id="d", title="Agenda", text="Agenda\nIntro\nClose")
+        assert slide.snippet == "Agenda Intro Close"
+
+    def test_universe_aliases_fold_and_unknown_top_folder_becomes_universe(self):
+        assert universe_for("/Sales & Research/Clients") == "S&R"
+        assert universe_for("/edtech/x") == "EdTech"
+        assert universe_for("/Marketing/x") == "Marketing"
+        assert universe_for("/", "S&R") == "S&R"
+
+    def test_unknown_fields_and_empty_ids_are_rejected(self):
+        with pytest.raises(ValidationError):
+            Slide(slide_id="", deck_id="d")
+        with pytest.raises(ValidationError):
+            Slide(slide_id="s", deck_id="d", colour="red")
+
+    def test_decimal_year(self):
+        assert decimal_year(date(2024, 1, 1)) == 2024.0
+        assert 2025.49 < decimal_year(date(2025, 7, 2)) < 2025.51
+        assert decimal_year(None) != decimal_year(None)  # NaN
+
+
+class TestVerifiedCaseStudy:
+    def test_numeric_row_id_becomes_text_and_document_holds_every_field(self):
+        row = VerifiedCaseStudy(
+            row_id=7, client="Acme Bank", use_case="Fraud", title="Cut fraud", summary="Saved $4M"
+        )
+        assert row.row_id == "7"
+        assert all(part in row.document for part in ("Acme Bank", "Fraud", "Cut fraud", "Saved $4M"))
