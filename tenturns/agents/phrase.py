@@ -1,0 +1,277 @@
+"""The Ten Turns agent: shelf restriction, disclosure draining, rarity-weighted phrases, emission width.
+
+Each turn runs five stages in order (``shared/specs/tenturns.md``, "The agent"):
+
+1. ``ReadMessage`` — what the shopper disclosed, retracted or named as the shelf;
+2. ``RestrictToShelf`` — the candidates are the shelf named in the opening
+   (the target is provably there); with no shelf, the generic pipeline's
+   lexical shortlist over the whole catalog;
+3. ``ScorePhrases`` — rarity-weighted phrase scoring (``phrase_index``);
+4. ``ChooseWidth`` — 1 item while at most two requirements are known, 2 at
+   three, 10 at four or more, always 10 from turn 4;
+5. ``ChooseQuestion`` — ask ``other`` until the shopper has nothing left.
+
+With ``TECHJAM_PHASE6_MODE`` set, ``RerankShortlist`` (``rerank.py``) reorders
+the top of the ranking with an LLM between stages 3 and 4. Every turn leaves a
+trace explaining each shown item's score by phrase.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+from numpy.typing import NDArray
+from pydantic import BaseModel, ConfigDict, Field
+
+from core.settings import get_settings
+from tenturns.agents.base import BaseAgent
+from tenturns.agents.dialogue import Kind, Reading, ShelfMatcher, read_opening, read_reply
+from tenturns.agents.phrase_index import PhraseIndex, Scored, phrase_index
+from tenturns.agents.rerank import RerankShortlist, make_shortlist_reranker
+
+FULL_WIDTH = 10
+
+
+class TenTurnsConfig(BaseModel):
+    """Every tunable of the Ten Turns agent; the defaults are the measured choices (docs/EXPERIMENT_LOG.md)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    idf_scope: Literal["shelf", "catalog"] = Field(
+        default="shelf", description="Token document frequencies over the recovered shelf or the whole catalog."
+    )
+    widths: tuple[int, int, int] = Field(
+        default=(1, 2, 10), description="Items shown with <=2, 3, >=4 known requirements (spec step 6)."
+    )
+    full_width_turn: int = Field(default=4, description="From this turn on, always show the full width.")
+    override: Literal["replace", "keep"] = Field(
+        default="replace", description="On 'ignore my earlier preference': drop the opening's phrase, or keep it."
+    )
+    fallback_candidates: int = Field(default=300, description="Shortlist size from the generic route when no shelf matches.")
+
+
+@dataclass
+class Memory:
+    """What the agent knows about one session so far."""
+
+    opened: bool = False
+    shelf: str | None = None
+    opening_requirement: str | None = None
+    requirements: list[tuple[str, ...]] = field(default_factory=list)
+    drained: bool = False
+    free_text: list[str] = field(default_factory=list)
+    traces: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def phrases(self) -> list[str]:
+        seen: dict[str, None] = {}
+        for requirement in self.requirements:
+            for fragment in requirement:
+                seen.setdefault(fragment, None)
+        return list(seen)
+
+
+@dataclass(frozen=True)
+class Turn:
+    """The state a turn's stages pass along."""
+
+    message: str
+    turn: int
+    top_k: int
+    memory: Memory
+    reading: Reading | None = None
+    candidates: NDArray[np.int64] | None = None
+    idf_shelf: str | None = None
+    scored: Scored | None = None
+    order: NDArray[np.int64] | None = None
+    width: int = FULL_WIDTH
+    ask: str | None = None
+    llm: str = "off"
+    usage: tuple[int, int] = (0, 0)
+
+
+class ReadMessage:
+    """Stage 1: fold the shopper's message into the session memory."""
+
+    def __init__(self, matcher: ShelfMatcher, override: str) -> None:
+        self.matcher = matcher
+        self.override = override
+
+    def run(self, state: Turn) -> Turn:
+        memory = state.memory
+        if not memory.opened:
+            reading = read_opening(state.message, self.matcher)
+            memory.opened = True
+            memory.shelf = reading.shelf
+            if reading.phrases:
+                memory.opening_requirement = reading.phrases[0]
+        else:
+            reading = read_reply(state.message)
+        if reading.kind == Kind.NOTHING_LEFT and reading.attribute == "other":
+            memory.drained = True
+        if reading.retract_opening and self.override == "replace" and memory.opening_requirement:
+            retracted = (memory.opening_requirement,)
+            memory.requirements = [r for r in memory.requirements if r != retracted]
+        if reading.kind == Kind.FREE_TEXT:
+            memory.free_text.append(state.message)
+        self._add(memory, reading)
+        return replace(state, reading=reading)
+
+    @staticmethod
+    def _add(memory: Memory, reading: Reading) -> None:
+        if not reading.phrases:
+            return
+        # A reply holds at most two requirements; extra parts come from a phrase that contained "; ".
+        groups = [reading.phrases[:1], reading.phrases[1:]] if reading.counted == 2 else [reading.phrases]
+        for group in groups:
+            requirement = tuple(group)
+            if requirement and requirement not in memory.requirements:
+                memory.requirements.append(requirement)
+
+
+class RestrictToShelf:
+    """Stage 2: candidates are the recovered shelf; without one, a lexical shortlist over the catalog."""
+
+    def __init__(self, index: PhraseIndex, fallback: Any, size: int, idf_scope: str) -> None:
+        self.index = index
+        self.fallback = fallback
+        self.size = size
+        self.idf_scope = idf_scope
+
+    def run(self, state: Turn) -> Turn:
+        shelf = state.memory.shelf
+        if shelf is not None:
+            idf_shelf = shelf if self.idf_scope == "shelf" else None
+            return replace(state, candidates=self.index.shelf_rows[shelf], idf_shelf=idf_shelf)
+        query = " ".join(state.memory.phrases + state.memory.free_text)
+        rows = self.fallback().shortlist(query, self.size)
+        return replace(state, candidates=np.sort(rows), idf_shelf=None)
+
+
+class ScorePhrases:
+    """Stage 3: S(d) over the candidates from the known phrases, best first."""
+
+    def __init__(self, index: PhraseIndex) -> None:
+        self.index = index
+
+    def run(self, state: Turn) -> Turn:
+        assert state.candidates is not None
+        scored = self.index.score(state.candidates, state.memory.phrases, state.idf_shelf)
+        return replace(state, scored=scored, order=scored.ranking())
+
+
+class ChooseWidth:
+    """Stage 4: how many items to show — a bet on how specific the known intent already is."""
+
+    def __init__(self, widths: tuple[int, int, int], full_width_turn: int) -> None:
+        self.widths = widths
+        self.full_width_turn = full_width_turn
+
+    def run(self, state: Turn) -> Turn:
+        known = len(state.memory.requirements)
+        few, three, many = self.widths
+        width = few if known <= 2 else three if known == 3 else many
+        if state.turn >= self.full_width_turn:
+            width = FULL_WIDTH
+        return replace(state, width=max(0, min(width, state.top_k)))
+
+
+class ChooseQuestion:
+    """Stage 5: ask ``other`` (it bypasses the shopper's classifier) until nothing is left to disclose."""
+
+    def run(self, state: Turn) -> Turn:
+        return replace(state, ask=None if state.memory.drained else "other")
+
+
+class TenTurnsAgent(BaseAgent):
+    """The default Ten Turns agent (zero tokens unless TECHJAM_PHASE6_MODE turns the LLM reranker on)."""
+
+    def __init__(self, catalog_path: str | Path, config: TenTurnsConfig | None = None, reranker: Any = None) -> None:
+        super().__init__(catalog_path)
+        self.config = config or TenTurnsConfig()
+        self.index = phrase_index(self.catalog)
+        self.matcher = ShelfMatcher(self.catalog.shelves)
+        self._generic: Any = None
+        self.reranker: RerankShortlist | None = reranker if reranker is not None else make_shortlist_reranker(
+            get_settings(), [p.title for p in self.catalog.products]
+        )
+        self.stages: list[Any] = [
+            ReadMessage(self.matcher, self.config.override),
+            RestrictToShelf(self.index, self._fallback, self.config.fallback_candidates, self.config.idf_scope),
+            ScorePhrases(self.index),
+        ]
+        if self.reranker is not None:
+            self.stages.append(self.reranker)
+        self.stages += [ChooseWidth(self.config.widths, self.config.full_width_turn), ChooseQuestion()]
+
+    def _fallback(self) -> Any:
+        if self._generic is None:
+            from tenturns.agents.generic import LexicalRoute
+
+            self._generic = LexicalRoute(self.catalog)
+        return self._generic
+
+    def reset(self, session_id: str, user_profile: dict[str, Any] | None) -> None:
+        super().reset(session_id, user_profile)
+        self.sessions[session_id]["memory"] = Memory()
+
+    def respond(self, session_id: str, user_message: str, turn: int, top_k: int = 10) -> dict[str, Any]:
+        session = self.session(session_id)
+        session["messages"].append(user_message)
+        state = Turn(message=user_message or "", turn=turn, top_k=top_k, memory=session["memory"])
+        for stage in self.stages:
+            state = stage.run(state)
+        return self._response(state)
+
+    def traces(self, session_id: str) -> list[dict[str, Any]]:
+        """The per-turn traces of a session: each shown item's score broken down by phrase."""
+        return self.session(session_id)["memory"].traces
+
+    def _response(self, state: Turn) -> dict[str, Any]:
+        assert state.scored is not None and state.order is not None
+        scored, products = state.scored, self.catalog.products
+        shown = state.order[: state.width]
+        recommendations = [
+            {"parent_asin": products[int(scored.rows[i])].parent_asin, "score": round(float(scored.scores[i]), 6)}
+            for i in shown
+        ]
+        trace = {
+            "turn": state.turn,
+            "shelf": state.memory.shelf,
+            "candidates": int(len(scored.rows)),
+            "requirements": len(state.memory.requirements),
+            "width": state.width,
+            "ask": state.ask,
+            "llm": state.llm,
+            "items": [
+                {
+                    "parent_asin": products[int(scored.rows[i])].parent_asin,
+                    "score": round(float(scored.scores[i]), 6),
+                    "prior": round(float(scored.prior[i]), 6),
+                    "phrases": [
+                        {"phrase": m.phrase, "weight": round(m.weight, 6), "tier": m.tier,
+                         "factor": round(m.factor, 6), "contribution": round(m.contribution, 6)}
+                        for m in scored.explain(int(i))
+                    ],
+                }
+                for i in shown
+            ],
+        }
+        state.memory.traces.append(trace)
+        return {
+            "message": self._message(state),
+            "ask_attribute": state.ask,
+            "recommendations": recommendations,
+            "usage": {"prompt_tokens": state.usage[0], "completion_tokens": state.usage[1]},
+        }
+
+    @staticmethod
+    def _message(state: Turn) -> str:
+        where = f" in {state.memory.shelf}" if state.memory.shelf else ""
+        lead = f"Here {'is my best match' if state.width == 1 else f'are my top {state.width}'}{where}."
+        if state.ask == "other":
+            return f"{lead} What else matters to you about it?"
+        return lead
