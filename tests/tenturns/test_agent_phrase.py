@@ -1,0 +1,103 @@
+import json
+
+import pytest
+
+from tenturns.agents.phrase import TenTurnsAgent, TenTurnsConfig
+from tenturns.evaluate import evaluate_agent
+
+ROWS = [
+    {"parent_asin": f"S{i}", "title": f"Crew Socks model {i}", "features": [f"feature {i}", "Machine Wash"],
+     "categories": ["Clothing, Shoes & Jewelry", "Men", "Socks"], "rating_number": 100 - i}
+    for i in range(12)
+] + [
+    {"parent_asin": "H1", "title": "Wool Hat", "features": ["Hand Wash"],
+     "categories": ["Clothing, Shoes & Jewelry", "Women", "Hats"], "rating_number": 5},
+]
+
+
+@pytest.fixture
+def agent(tmp_path):
+    path = tmp_path / "catalog.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in ROWS) + "\n")
+    return TenTurnsAgent(path)
+
+
+def play(agent, messages, session="s"):
+    agent.reset(session, {})
+    return [agent.respond(session, m, turn) for turn, m in enumerate(messages, start=1)]
+
+
+class TestShelfRestriction:
+    def test_recommendations_come_only_from_the_named_shelf(self, agent):
+        [first] = play(agent, ["I'm looking for Women Hats, but I'm still exploring."])
+        assert [r["parent_asin"] for r in first["recommendations"]] == ["H1"]
+
+    def test_without_a_shelf_the_whole_catalog_is_searched(self, agent):
+        [first] = play(agent, ["wool hat"])
+        assert first["recommendations"][0]["parent_asin"] == "H1"
+
+
+class TestDraining:
+    def test_asks_other_until_nothing_is_left(self, agent):
+        replies = play(agent, ["I'm looking for Men Socks, but I'm still exploring.",
+                               "I don't have an additional preference for other."])
+        assert [r["ask_attribute"] for r in replies] == ["other", None]
+
+    def test_boundary_no_preference_wastes_one_ask_and_asks_again(self, agent):
+        replies = play(agent, ["I'm looking for Men Socks, but I'm still exploring.",
+                               "I don't have a preference for other; please use your judgment."])
+        assert replies[1]["ask_attribute"] == "other"
+
+
+class TestEmissionWidth:
+    def test_width_follows_the_number_of_known_requirements(self, agent):
+        replies = play(agent, [
+            "I'm looking for Men Socks. A key requirement is: feature 3.",
+            "For that, what matters is: Machine Wash; crew.",
+            "For that, what matters is: model.",
+        ])
+        assert [len(r["recommendations"]) for r in replies] == [1, 2, 10]
+
+    def test_full_width_from_turn_four(self, agent):
+        replies = play(agent, ["I'm looking for Men Socks, but I'm still exploring."] + [
+            "I don't have an additional preference for other."] * 3)
+        assert [len(r["recommendations"]) for r in replies] == [1, 1, 1, 10]
+
+
+class TestScoring:
+    def test_the_disclosed_rare_phrase_puts_its_product_first(self, agent):
+        [first] = play(agent, ["I'm looking for Men Socks. A key requirement is: feature 7."])
+        assert first["recommendations"][0]["parent_asin"] == "S7"
+
+    def test_trace_explains_each_shown_item_by_phrase(self, agent):
+        play(agent, ["I'm looking for Men Socks. A key requirement is: feature 7."])
+        [trace] = agent.traces("s")
+        item = trace["items"][0]
+        assert item["phrases"][0]["tier"] == "verbatim"
+        assert item["score"] == pytest.approx(item["prior"] + item["phrases"][0]["contribution"], abs=1e-5)
+
+    def test_default_path_spends_no_tokens(self, agent):
+        [first] = play(agent, ["I'm looking for Men Socks, but I'm still exploring."])
+        assert first["usage"] == {"prompt_tokens": 0, "completion_tokens": 0}
+
+
+class TestOverride:
+    def test_replace_drops_the_opening_phrase(self, tmp_path, agent):
+        play(agent, ["I'm looking for Men Socks. feature 2",
+                     "Actually, ignore my earlier preference. What I need is: feature 9."])
+        assert agent.sessions["s"]["memory"].phrases == ["feature 9"]
+
+    def test_keep_holds_both_phrases(self, agent):
+        keeper = TenTurnsAgent(agent.catalog_path, config=TenTurnsConfig(override="keep"))
+        play(keeper, ["I'm looking for Men Socks. feature 2",
+                      "Actually, ignore my earlier preference. What I need is: feature 9."])
+        assert keeper.sessions["s"]["memory"].phrases == ["feature 2", "feature 9"]
+
+
+class TestOnThePublicSample:
+    def test_hits_every_public_session_and_beats_the_baseline(self, shared_data):
+        catalog = shared_data / "techjam" / "catalog_sample.jsonl"
+        sessions = shared_data / "techjam" / "public_set.jsonl"
+        ours = evaluate_agent("tenturns", catalog, sessions)
+        assert ours.hr10 == 1.0 and ours.technical_score >= 0.95
+        assert ours.prompt_tokens == ours.completion_tokens == 0
