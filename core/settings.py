@@ -60,7 +60,8 @@ class Settings(BaseSettings):
 
     @property
     def phase6_enabled(self) -> bool:
-        return bool(self.techjam_phase6_mode) and self.techjam_phase6_mode.strip().lower() not in {"0", "off", "false", "no"}
+        mode = self.techjam_phase6_mode
+        return mode is not None and mode != "" and mode.strip().lower() not in {"0", "off", "false", "no"}
 
     @cached_property
     def runs_dir(self) -> Path:

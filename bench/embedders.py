@@ -1,0 +1,137 @@
+"""Embedder speed and quality on SlideVQA: load time, slides/s, dense-only MRR@10 per variant.
+
+Run: ``python -m bench.embedders`` (add ``--help`` for the options). Every variant
+embeds the same slide texts and the 1,640 questions; MRR@10 is the reciprocal rank
+of the first evidence slide among the 10 nearest slides by cosine (0 when none is
+in the top 10). Speed is slides embedded per second of wall time, tokenisation
+included, after one warm-up batch. The machine is shared, so the load average is
+printed with the table: compare variants within one run, not across runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+from core.embed import Embedder, MiniLMEmbedder, StaticEmbedder
+from core.settings import get_settings
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str
+    quantize: bool | None  # None: the static WordLlama model
+    max_tokens: int
+
+
+VARIANTS = {
+    "minilm-full": Variant("minilm-full", False, 256),
+    "fp32-128": Variant("fp32-128", False, 128),
+    "int8-256": Variant("int8-256", True, 256),
+    "int8-128": Variant("int8-128", True, 128),
+    "int8-96": Variant("int8-96", True, 96),
+    "int8-64": Variant("int8-64", True, 64),
+    "fast": Variant("fast", None, 0),
+}
+
+
+def load_slidevqa(data_dir: Path) -> tuple[list[str], list[str], list[str], list[set[int]]]:
+    """Slide ids, slide texts, questions and each question's evidence rows."""
+    root = data_dir / "slidevqa"
+    slides: dict[str, str] = json.loads((root / "slide_vqa_image_to_gpt_text.json").read_text())
+    rows = json.loads((root / "slide_vqa_question_answer_docid_list.json").read_text())
+    ids = list(slides)
+    row_of = {sid: i for i, sid in enumerate(ids)}
+    questions = [r["question"] for r in rows]
+    evidence = [{row_of[d] for d in r["docid"]} for r in rows]
+    return ids, [slides[s] for s in ids], questions, evidence
+
+
+def mrr_at_10(slide_vectors: NDArray[np.float32], query_vectors: NDArray[np.float32], evidence: Sequence[set[int]]) -> float:
+    sims = query_vectors @ slide_vectors.T
+    top = np.argsort(-sims, axis=1, kind="stable")[:, :10]
+    total = 0.0
+    for ranked_rows, relevant in zip(top.tolist(), evidence, strict=True):
+        for rank, row in enumerate(ranked_rows, start=1):
+            if row in relevant:
+                total += 1.0 / rank
+                break
+    return total / len(evidence)
+
+
+def build(variant: Variant, threads: int) -> Embedder:
+    if variant.quantize is None:
+        return StaticEmbedder()
+    return MiniLMEmbedder(quantize=variant.quantize, max_tokens=variant.max_tokens, threads=threads)
+
+
+def measure(variant: Variant, texts: list[str], questions: list[str], evidence: list[set[int]],
+            threads: int, batch_size: int) -> dict[str, float | str | int]:
+    started = time.perf_counter()
+    embedder = build(variant, threads)
+    load_s = time.perf_counter() - started
+    embedder.encode(texts[:batch_size], batch_size=batch_size)  # warm-up: first calls pay one-off allocation
+    started = time.perf_counter()
+    slide_vectors = embedder.encode(texts, batch_size=batch_size)
+    slides_per_s = len(texts) / (time.perf_counter() - started)
+    query_vectors = embedder.encode(questions, batch_size=batch_size)
+    return {
+        "variant": variant.name, "batch": batch_size, "load_s": round(load_s, 1),
+        "slides_per_s": round(slides_per_s, 1), "mrr10": round(mrr_at_10(slide_vectors, query_vectors, evidence), 4),
+    }
+
+
+def _measure_in_fresh_process(name: str, batch_size: int, threads: int) -> dict[str, float | str | int]:
+    """One variant in its own interpreter, so its load time includes importing torch and reading weights."""
+    cmd = [sys.executable, "-m", "bench.embedders", "--one", name, "--batch-sizes", str(batch_size),
+           "--threads", str(threads)]
+    done = subprocess.run(cmd, capture_output=True, text=True, check=True, cwd=Path(__file__).resolve().parent.parent)
+    row: dict[str, float | str | int] = json.loads(done.stdout.strip().splitlines()[-1])
+    return row
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--variants", default="minilm-full,fp32-128,int8-256,int8-128,int8-96,int8-64,fast",
+                        help=f"comma-separated, from {', '.join(VARIANTS)}")
+    parser.add_argument("--batch-sizes", default="32", help="comma-separated batch sizes, each measured per variant")
+    parser.add_argument("--threads", type=int, default=2, help="torch intra-op threads")
+    parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: measure one variant here, print one JSON row
+    args = parser.parse_args(argv)
+    names = [args.one] if args.one else args.variants.split(",")
+    unknown = [v for v in names if v not in VARIANTS]
+    if unknown:
+        parser.error(f"unknown variant(s) {', '.join(unknown)}; choose from {', '.join(VARIANTS)}")
+    batch_sizes = [int(b) for b in args.batch_sizes.split(",")]
+    if args.one:
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        _, texts, questions, evidence = load_slidevqa(get_settings().data_dir)
+        row = measure(VARIANTS[args.one], texts, questions, evidence, args.threads, batch_sizes[0])
+        row["load_avg_1m"] = round(os.getloadavg()[0], 2)
+        print(json.dumps(row))
+        return 0
+    rows = []
+    for name in names:
+        for batch_size in batch_sizes:
+            rows.append(_measure_in_fresh_process(name, batch_size, args.threads))
+            print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
+    print(f"SlideVQA: 1,284 slides, 1,640 questions; torch threads={args.threads}; each row a fresh process")
+    print("| variant | batch | load s | slides/s | MRR@10 | load avg (1 min) |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for r in rows:
+        print(f"| {r['variant']} | {r['batch']} | {r['load_s']} | {r['slides_per_s']} | {r['mrr10']} | {r['load_avg_1m']} |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

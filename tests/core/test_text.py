@@ -1,0 +1,79 @@
+from hypothesis import given
+from hypothesis import strategies as st
+
+from core.text import (
+    ENGLISH_STOPWORDS,
+    GENERIC_BUSINESS_TERMS,
+    ngrams,
+    normalise,
+    punctuation_insensitive,
+    stoplist,
+    tokenize,
+)
+
+
+class TestNormalise:
+    def test_lower_cases_and_collapses_whitespace(self):
+        assert normalise("  Hello \t  World\n\nAgain ") == "hello world again"
+
+    def test_keeps_punctuation(self):
+        assert normalise("Q3: Revenue, up 5%!") == "q3: revenue, up 5%!"
+
+    def test_folds_compatibility_characters(self):
+        assert normalise("ﬁnance\u00a0team") == "finance team"
+
+    @given(st.text())
+    def test_is_idempotent(self, text):
+        assert normalise(normalise(text)) == normalise(text)
+
+
+class TestPunctuationInsensitive:
+    def test_turns_every_punctuation_run_into_one_space(self):
+        assert punctuation_insensitive("Go-to-Market -- (GTM) strategy!") == "go to market gtm strategy"
+
+    def test_variants_of_a_phrase_meet(self):
+        assert punctuation_insensitive("e-commerce") == punctuation_insensitive("E Commerce")
+
+
+class TestTokenize:
+    def test_alphanumeric_runs_in_order(self):
+        assert tokenize("The CRM's 2024 road-map") == ["the", "crm", "s", "2024", "road", "map"]
+
+    def test_drops_given_stopwords(self):
+        assert tokenize("The plan for the team", frozenset({"the", "for"})) == ["plan", "team"]
+
+    def test_empty_text_has_no_tokens(self):
+        assert tokenize("  ...  ") == []
+
+    @given(st.text())
+    def test_tokens_are_lower_case_alphanumeric(self, text):
+        assert all(tok.isalnum() and tok == tok.lower() for tok in tokenize(text))
+
+
+class TestStoplist:
+    def test_default_holds_english_and_business_terms(self):
+        words = stoplist()
+        assert words >= ENGLISH_STOPWORDS
+        assert words >= GENERIC_BUSINESS_TERMS
+
+    def test_business_terms_can_be_left_out(self):
+        assert stoplist(include_business=False) == ENGLISH_STOPWORDS
+
+    def test_engines_extend_it_case_insensitively(self):
+        words = stoplist(["Shopify", "SKU"], ["price"])
+        assert {"shopify", "sku", "price"} <= words
+
+    def test_stopwords_are_lower_case(self):
+        assert all(w == w.lower() for w in stoplist())
+
+
+class TestNgrams:
+    def test_adjacent_pairs_then_triples(self):
+        assert list(ngrams(["a", "b", "c", "d"])) == ["a b", "b c", "c d", "a b c", "b c d"]
+
+    def test_sizes_longer_than_the_tokens_give_nothing(self):
+        assert list(ngrams(["a", "b"], sizes=(3,))) == []
+
+    @given(st.lists(st.sampled_from(["x", "y", "z"]), max_size=8), st.integers(1, 4))
+    def test_count_is_len_minus_n_plus_one(self, tokens, n):
+        assert len(list(ngrams(tokens, (n,)))) == max(0, len(tokens) - n + 1)
