@@ -1,7 +1,224 @@
-"""`seek slides` commands."""
+"""`seek slides` commands: ingest, generate, index, stats (search, serve and assemble register from their own modules)."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated
+
 import typer
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from cli.console import console, err_console, fail, print_json
 
 app = typer.Typer(no_args_is_help=True)
+
+_STAGE_LABELS = {
+    "load": "loading slides",
+    "embed": "embedding slides",
+    "rarity": "rarity tables",
+    "taxonomy": "embedding taxonomy",
+    "master": "embedding master sheet",
+    "save": "writing index",
+    "slides": "generating slides",
+}
+
+
+@contextmanager
+def _progress_bars(enabled: bool = True) -> Iterator[callable]:  # type: ignore[valid-type]
+    """A ``progress(stage, done, total)`` callback drawing one rich bar per stage with rate and ETA."""
+    columns = (
+        TextColumn("[bold]{task.description:<24}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]:>10}"),
+        TimeElapsedColumn(),
+        TextColumn("eta"),
+        TimeRemainingColumn(),
+    )
+    tasks: dict[str, tuple[TaskID, float]] = {}
+    with Progress(*columns, console=err_console, transient=False, disable=not enabled) as bars:
+
+        def update(stage: str, done: int, total: int) -> None:
+            if stage not in tasks:
+                tasks[stage] = (
+                    bars.add_task(_STAGE_LABELS.get(stage, stage), total=max(total, 1), rate=""),
+                    time.perf_counter(),
+                )
+            task, start = tasks[stage]
+            elapsed = max(time.perf_counter() - start, 1e-6)
+            bars.update(
+                task, completed=done if total else 1, total=max(total, 1), rate=f"{done / elapsed:,.0f}/s"
+            )
+
+        yield update
+
+
+def _index(embedder: str | None, as_json: bool, quiet: bool = False) -> None:
+    from slidesearch.index import build_index
+    from slidesearch.store import Store
+
+    store = Store()
+    try:
+        if store.counts()["slides"] == 0:
+            fail("the library is empty; run `seek slides ingest PATH` or `seek slides generate` first")
+        with _progress_bars(not as_json) as progress:
+            report = build_index(store, embedder=embedder, progress=progress)
+    finally:
+        store.close()
+    if as_json:
+        print_json(report.model_dump())
+    elif not quiet:
+        console.print(
+            f"indexed {report.n_slides:,} slides and {report.n_master:,} master rows with {report.embedder} "
+            f"({report.embedded:,} embedded, {report.embed_cache_hits:,} from cache) in {report.seconds:.1f}s; "
+            f"{report.n_clusters} clusters / {report.n_cluster_terms} terms, {report.n_taxonomy:,} taxonomy terms "
+            f"-> {report.path}"
+        )
+
+
+@app.command()
+def ingest(
+    path: Annotated[
+        Path | None, typer.Argument(help="A .pptx or slides .jsonl file, or a folder tree of them.")
+    ] = None,
+    universe: Annotated[
+        str | None, typer.Option(help="Universe for every slide (default: the top folder).")
+    ] = None,
+    master: Annotated[Path | None, typer.Option(help="A master case-study sheet (.csv or .jsonl).")] = None,
+    dataset: Annotated[
+        str | None, typer.Option(help="A named dataset from the shared data: slidevqa.")
+    ] = None,
+    index: Annotated[
+        bool, typer.Option("--index/--no-index", help="Rebuild the index when anything changed.")
+    ] = True,
+    embedder: Annotated[
+        str | None, typer.Option(help="Embedder for the index: minilm, minilm-full, fast.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+) -> None:
+    """Ingest slides (pptx folders, JSONL, a master sheet or a named dataset), then rebuild the index."""
+    from slidesearch.ingest import IngestError, IngestReport, ingest_dataset, ingest_master, ingest_path
+    from slidesearch.store import Store
+
+    if path is None and dataset is None and master is None:
+        fail("give a PATH, --master FILE or --dataset NAME")
+    store = Store()
+    reports: list[IngestReport] = []
+    try:
+        if dataset is not None:
+            reports.append(ingest_dataset(dataset, store))
+        if path is not None:
+            reports.append(ingest_path(path, store, universe=universe))
+        if master is not None:
+            reports.append(ingest_master(master, store))
+    except IngestError as exc:
+        fail(str(exc))
+    finally:
+        store.close()
+    report = IngestReport.combine(reports)
+    if as_json:
+        print_json(report.model_dump())
+    else:
+        console.print(
+            f"{report.files_seen} files: {report.files_ingested} ingested, {report.files_unchanged} unchanged, "
+            f"{len(report.failures)} failed; {report.slides_written:,} slides, {report.decks_written:,} decks, "
+            f"{report.master_rows_written:,} master rows written"
+        )
+        for failure in report.failures:
+            err_console.print(f"[yellow]skipped[/] {failure.path}: {failure.error}")
+        for error in report.row_errors[:20]:
+            err_console.print(f"[yellow]bad row[/] {error}")
+        if len(report.row_errors) > 20:
+            err_console.print(f"... and {len(report.row_errors) - 20} more bad rows")
+    if index and report.changed:
+        _index(embedder, as_json=False, quiet=as_json)
+
+
+@app.command("index")
+def index_cmd(
+    embedder: Annotated[
+        str | None, typer.Option(help="Embedder: minilm, minilm-full, fast (default SEEK_EMBEDDER).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+) -> None:
+    """Build the search index (embeddings, FAISS, BM25, rarity, clusters, taxonomy) from the ingested library."""
+    from core.settings import EMBEDDER_CHOICES
+
+    if embedder is not None and embedder not in EMBEDDER_CHOICES:
+        fail(f"unknown embedder {embedder!r}; choose one of {', '.join(EMBEDDER_CHOICES)}")
+    _index(embedder, as_json)
+
+
+@app.command()
+def generate(
+    slides: Annotated[
+        int, typer.Option(min=1, help="How many slides (the original library had 122,623).")
+    ] = 122_623,
+    seed: Annotated[int, typer.Option(help="Random seed; the same seed and size give the same library.")] = 0,
+    out: Annotated[
+        Path, typer.Option(help="Output directory for slides.jsonl, master.jsonl, queries.jsonl.")
+    ] = Path("generated-slides"),
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+) -> None:
+    """Generate a realistic synthetic slide library with a master sheet and labelled queries."""
+    from slidesearch.generate import generate_library
+
+    with _progress_bars(not as_json) as progress:
+        summary = generate_library(slides, seed, out, progress=progress)
+    if as_json:
+        print_json(summary)
+    else:
+        console.print(
+            f"wrote {summary['slides']:,} slides in {summary['decks']:,} decks, {summary['master_rows']:,} master rows "
+            f"and {summary['queries']} queries to {out} in {summary['seconds']:.1f}s"
+        )
+
+
+@app.command()
+def stats(as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False) -> None:
+    """Counts by universe, section, content type and deck; index sizes; the embedder in use."""
+    from slidesearch.library import Library, LibraryError
+    from slidesearch.stats import library_stats
+
+    try:
+        library = Library.open()
+    except LibraryError as exc:
+        fail(str(exc))
+    data = library_stats(library)
+    if as_json:
+        print_json(data)
+        return
+    console.print(
+        f"[bold]{data['slides']:,} slides[/] in {data['decks']:,} decks ({data['canonical_decks']:,} canonical), "
+        f"{data['folders']:,} folders, {data['master_rows']:,} master rows; embedder {data['embedder']} "
+        f"({data['dim']}-d); index {data['index_bytes'] / 1e6:,.1f} MB at {data['index_path']}"
+    )
+    for title, counts in (
+        ("universe", data["by_universe"]),
+        ("section", data["by_section"]),
+        ("content type", data["by_content_type"]),
+    ):
+        table = Table(title=f"by {title}", show_edge=False)
+        table.add_column(title)
+        table.add_column("slides", justify="right")
+        table.add_column("share", justify="right")
+        for name, count in counts.items():
+            table.add_row(name, f"{count:,}", f"{count / max(data['slides'], 1):.1%}")
+        console.print(table)
+    console.print(
+        f"clusters {data['clusters']['keys']} keys / {data['clusters']['terms']} terms; "
+        f"taxonomy {data['taxonomy_terms']:,} terms; vocabulary {data['vocabulary']['words']:,} words, "
+        f"{data['vocabulary']['phrases']:,} phrases"
+    )

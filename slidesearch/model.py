@@ -258,7 +258,7 @@ class Slide(BaseModel):
 
 
 class Deck(BaseModel):
-    """One deck file: where it lives, when it was made, and the hash that tells a changed file from an unchanged one."""
+    """One deck file: where it lives, when it was made and how many slides it holds."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -269,7 +269,6 @@ class Deck(BaseModel):
     deck_date: date | None = None
     n_slides: int = 0
     source_path: str | None = None
-    content_hash: str | None = None
 
     @field_validator("folder")
     @classmethod

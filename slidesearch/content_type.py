@@ -1,0 +1,106 @@
+"""A deterministic content-type tag for slides that arrive without one.
+
+The original library tagged every slide (content, diagram, case_study, table,
+framework, dashboard, team, ...). Ingested decks carry no tag, so one is
+inferred from what python-pptx sees on the slide (tables, charts, pictures, how
+many separate text boxes) and from its wording, by ordered rules: the first
+rule that fires wins, so the order below is the precedence. The rules are
+plain and explainable on purpose; the tag feeds the section (model.section_for),
+which a rep sees.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from core.text import tokenize
+
+
+@dataclass(frozen=True)
+class SlideShape:
+    """What a slide is made of, as far as the classifier cares."""
+
+    title: str = ""
+    text: str = ""
+    n_tables: int = 0
+    n_charts: int = 0
+    n_pictures: int = 0
+    n_text_boxes: int = 0
+    table_chars: int = 0
+
+
+_AGENDA = re.compile(r"^\s*(agenda|contents|table of contents|today'?s discussion|outline)\b", re.IGNORECASE)
+_CLOSING = re.compile(
+    r"^\s*(thank you|thanks|questions\??|q\s*&\s*a|contact us|next steps)\s*[!.]?\s*$", re.IGNORECASE
+)
+_TEAM_TITLE = re.compile(
+    r"\b(team|leadership|our people|who we are|meet the|bios?|profiles?|founders?|co-founders?|"
+    r"advisory board|key personnel|org(?:anisation|anization)? (?:chart|structure))\b",
+    re.IGNORECASE,
+)
+_ROLE = re.compile(
+    r"\b(ceo|cto|coo|cfo|chief [a-z]+ officer|co-?founder|founder|managing director|vice president|vp|"
+    r"director|principal|partner|head of|lead data scientist|years of experience|phd|mba)\b",
+    re.IGNORECASE,
+)
+_CASE_TITLE = re.compile(
+    r"\b(case stud(?:y|ies)|success stor(?:y|ies)|client stor(?:y|ies)|customer stor(?:y|ies)|"
+    r"how we helped|impact delivered)\b",
+    re.IGNORECASE,
+)
+_CASE_PARTS = (
+    re.compile(r"\b(challenge|problem|situation|business need|context)\b", re.IGNORECASE),
+    re.compile(r"\b(solution|what we did|our approach|approach)\b", re.IGNORECASE),
+    re.compile(r"\b(impact|results?|outcomes?|benefits?|value delivered)\b", re.IGNORECASE),
+    re.compile(
+        r"\b(the client|a leading|one of the (?:largest|top)|fortune \d+|global [a-z]+ (?:major|leader))\b",
+        re.IGNORECASE,
+    ),
+)
+_FRAMEWORK_TITLE = re.compile(
+    r"\b(framework|operating model|maturity model|pillars|methodology|blueprint|playbook|reference architecture)\b",
+    re.IGNORECASE,
+)
+_PROCESS_TITLE = re.compile(
+    r"\b(process|roadmap|timeline|phases?|journey|workflow|steps|lifecycle)\b", re.IGNORECASE
+)
+_DASHBOARD = re.compile(r"\b(dashboard|kpis?|scorecard|tracker|metrics|visuali[sz]ation)\b", re.IGNORECASE)
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)?\s*(?:%|x\b|k\b|m\b|mn\b|bn\b)|[$€£]\s*\d")
+
+
+def classify_content_type(shape: SlideShape) -> str:
+    """The content-type tag of a slide, by the first rule that fires.
+
+    Order: agenda and closing slides; a table that holds most of the slide's text
+    (table); charts (dashboard when there are two or more, or KPI wording); team and
+    bio slides (a team title, or three or more role words); case studies (a case-study
+    title, or at least three of challenge / solution / impact / client-description
+    wording); frameworks; processes and three or more small boxes (diagram); number-dense KPI
+    slides (dashboard); a title with almost no body (title); everything else (content).
+    """
+    title, text = shape.title.strip(), shape.text.strip()
+    body_words = len(tokenize(text))
+    if _AGENDA.search(title):
+        return "agenda"
+    if _CLOSING.search(title) and body_words < 30:
+        return "closing"
+    if shape.n_tables and shape.table_chars >= 0.5 * max(len(text), 1):
+        return "table"
+    if shape.n_charts:
+        return "dashboard" if shape.n_charts >= 2 or _DASHBOARD.search(title) else "chart"
+    if _TEAM_TITLE.search(title) or len(_ROLE.findall(text)) >= 3:
+        return "team"
+    if _CASE_TITLE.search(title) or sum(bool(p.search(text)) for p in _CASE_PARTS) >= 3:
+        return "case_study"
+    if _FRAMEWORK_TITLE.search(title):
+        return "framework"
+    if _PROCESS_TITLE.search(title) or (shape.n_text_boxes >= 3 and body_words < 25 * shape.n_text_boxes):
+        return "diagram"
+    if _DASHBOARD.search(title) or len(_NUMBER.findall(text)) >= 6:
+        return "dashboard"
+    if shape.n_tables:
+        return "table"
+    if body_words < 8:
+        return "image" if shape.n_pictures else "title"
+    return "content"

@@ -1,0 +1,460 @@
+"""Getting slides into the library: .pptx folder trees, JSONL, master sheets and the SlideVQA dataset.
+
+Every source file is hashed (sha256 of its bytes). An unchanged file is skipped
+without being opened; a changed one replaces the slides it contributed; a file
+that cannot be read (corrupt, password-protected, bad rows) is reported and
+skipped while the rest goes on, and what was ingested before stays. The
+store's per-file transactions make each replacement all-or-nothing.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import re
+from collections.abc import Callable, Iterator
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field, ValidationError
+
+from core.settings import get_settings
+from slidesearch.content_type import SlideShape, classify_content_type
+from slidesearch.model import Deck, Slide, VerifiedCaseStudy, normalise_folder, universe_for
+from slidesearch.store import Store
+
+#: SlideVQA ids are "<deck>-<page>-1024.jpg"; deck names hold '-' and digits, so parse from the right
+#: (shared/data/slidevqa/README.md).
+SLIDEVQA_ID = re.compile(r"^(?P<deck>.*)-(?P<page>\d+)-1024\.jpg$")
+SLIDEVQA_TEXTS = "slide_vqa_image_to_gpt_text.json"
+DATASETS = ("slidevqa",)
+MASTER_NAMES = ("master.jsonl", "master.csv")
+#: Files a generated library directory holds besides slides and master; never ingested as slides.
+NON_SLIDE_JSONL = ("queries.jsonl",)
+_OLE_MAGIC = b"\xd0\xcf\x11\xe0"
+
+
+class IngestFailure(BaseModel):
+    path: str
+    error: str
+
+
+class IngestReport(BaseModel):
+    """What one ingest did: files ingested, skipped as unchanged and failed, and the slides and rows written."""
+
+    files_seen: int = 0
+    files_ingested: int = 0
+    files_unchanged: int = 0
+    slides_written: int = 0
+    decks_written: int = 0
+    master_rows_written: int = 0
+    failures: list[IngestFailure] = Field(default_factory=list)
+    row_errors: list[str] = Field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return self.files_ingested > 0
+
+    @classmethod
+    def combine(cls, reports: list[IngestReport]) -> IngestReport:
+        """One report summing several (a path, a master sheet and a dataset ingested by one command)."""
+        total = cls()
+        for r in reports:
+            for name in (
+                "files_seen",
+                "files_ingested",
+                "files_unchanged",
+                "slides_written",
+                "decks_written",
+                "master_rows_written",
+            ):
+                setattr(total, name, getattr(total, name) + getattr(r, name))
+            total.failures += r.failures
+            total.row_errors += r.row_errors
+        return total
+
+
+class IngestError(ValueError):
+    """A source that cannot be ingested at all (wrong kind, unreadable, no usable rows)."""
+
+
+def file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^0-9A-Za-z]+", "-", text).strip("-").lower() or "deck"
+
+
+# ---------------------------------------------------------------------- pptx
+
+
+def _shape_texts(shapes: Any, acc: dict[str, Any]) -> None:
+    """Walk shapes (into groups) collecting text frames, table cells, and counts of tables, charts, pictures."""
+    from pptx.enum.shapes import MSO_SHAPE_TYPE
+
+    for shape in shapes:
+        if shape.shape_type == MSO_SHAPE_TYPE.GROUP:
+            _shape_texts(shape.shapes, acc)
+            continue
+        if getattr(shape, "has_table", False) and shape.has_table:
+            acc["n_tables"] += 1
+            rows = [" | ".join(cell.text.strip() for cell in row.cells) for row in shape.table.rows]
+            table_text = "\n".join(r for r in rows if r.strip(" |"))
+            acc["table_chars"] += len(table_text)
+            acc["parts"].append(table_text)
+            continue
+        if getattr(shape, "has_chart", False) and shape.has_chart:
+            acc["n_charts"] += 1
+            chart = shape.chart
+            if chart.has_title and chart.chart_title.has_text_frame:
+                acc["parts"].append(chart.chart_title.text_frame.text.strip())
+            continue
+        if shape.shape_type == MSO_SHAPE_TYPE.PICTURE:
+            acc["n_pictures"] += 1
+        if getattr(shape, "has_text_frame", False) and shape.has_text_frame:
+            if acc["title_shape_id"] is not None and shape.shape_id == acc["title_shape_id"]:
+                continue
+            text = shape.text_frame.text.strip()
+            if text:
+                acc["n_text_boxes"] += 1
+                acc["parts"].append(text)
+
+
+def _deck_date(prs: Any, path: Path) -> date:
+    props = prs.core_properties
+    for value in (props.created, props.modified):
+        if isinstance(value, datetime) and value.year > 1980:
+            return value.date()
+    return datetime.fromtimestamp(path.stat().st_mtime, tz=UTC).date()
+
+
+def read_pptx(path: Path, root: Path, universe: str | None = None) -> tuple[Deck, list[Slide]]:
+    """One deck's slides: title, text frames, grouped shapes, tables and speaker notes; type inferred.
+
+    The folder is the file's directory relative to ``root``; the deck date comes from the
+    file's core properties (created, else modified) or else its mtime. Raises IngestError for
+    a file python-pptx cannot open, naming password protection when the bytes show it.
+    """
+    from pptx import Presentation
+
+    with path.open("rb") as fh:
+        head = fh.read(4)
+    if head == _OLE_MAGIC:
+        raise IngestError("password-protected (encrypted) or legacy binary file, not a readable .pptx")
+    try:
+        prs = Presentation(str(path))
+    except Exception as exc:  # noqa: BLE001 - python-pptx raises zipfile/lxml/KeyError varieties for bad files
+        raise IngestError(f"corrupt or unreadable .pptx ({type(exc).__name__}: {exc})") from exc
+    rel = path.relative_to(root) if path != root else Path(path.name)
+    folder = normalise_folder(str(rel.parent))
+    deck_id = _slug(str(rel.with_suffix("")))
+    deck_date = _deck_date(prs, path)
+    uni = universe_for(folder, universe)
+    slides: list[Slide] = []
+    for number, page in enumerate(prs.slides, start=1):
+        title_shape = page.shapes.title
+        title = (
+            title_shape.text_frame.text.strip()
+            if title_shape is not None and title_shape.has_text_frame
+            else ""
+        )
+        acc: dict[str, Any] = {
+            "parts": [],
+            "n_tables": 0,
+            "n_charts": 0,
+            "n_pictures": 0,
+            "n_text_boxes": 0,
+            "table_chars": 0,
+            "title_shape_id": title_shape.shape_id if title_shape is not None else None,
+        }
+        _shape_texts(page.shapes, acc)
+        if page.has_notes_slide:
+            notes = page.notes_slide.notes_text_frame
+            if notes is not None and notes.text.strip():
+                acc["parts"].append(f"Notes: {notes.text.strip()}")
+        body = "\n".join(acc["parts"])
+        if not title and body:
+            title = body.splitlines()[0][:120]
+        shape = SlideShape(
+            title=title,
+            text=body,
+            n_tables=acc["n_tables"],
+            n_charts=acc["n_charts"],
+            n_pictures=acc["n_pictures"],
+            n_text_boxes=acc["n_text_boxes"],
+            table_chars=acc["table_chars"],
+        )
+        slides.append(
+            Slide(
+                slide_id=f"{deck_id}_Slide_{number}",
+                deck_id=deck_id,
+                deck_name=path.name,
+                folder=folder,
+                slide_number=number,
+                title=title,
+                text=body,
+                content_type=classify_content_type(shape),
+                universe=uni,
+                deck_date=deck_date,
+                source_path=str(path),
+            )
+        )
+    deck = Deck(
+        deck_id=deck_id,
+        deck_name=path.name,
+        folder=folder,
+        universe=uni,
+        deck_date=deck_date,
+        n_slides=len(slides),
+        source_path=str(path),
+    )
+    return deck, slides
+
+
+# ---------------------------------------------------------------------- JSONL / CSV
+
+
+def _jsonl_rows(path: Path) -> Iterator[tuple[int, Any]]:
+    with path.open(encoding="utf-8") as fh:
+        for line_no, line in enumerate(fh, start=1):
+            if line.strip():
+                try:
+                    yield line_no, json.loads(line)
+                except json.JSONDecodeError as exc:
+                    yield line_no, exc
+
+
+def read_slides_jsonl(path: Path, universe: str | None = None) -> tuple[list[Slide], list[Deck], list[str]]:
+    """Slides from JSONL in the model's schema; rows without a content type get the classifier's tag.
+
+    Bad rows are returned as "file:line: reason" errors and skipped; the decks are derived from the slides.
+    """
+    slides: list[Slide] = []
+    errors: list[str] = []
+    for line_no, row in _jsonl_rows(path):
+        if isinstance(row, Exception) or not isinstance(row, dict):
+            errors.append(f"{path.name}:{line_no}: not a JSON object")
+            continue
+        if not row.get("content_type"):
+            row["content_type"] = classify_content_type(
+                SlideShape(title=row.get("title", ""), text=row.get("text", ""))
+            )
+        if universe:
+            row["universe"] = universe
+        try:
+            slides.append(Slide.model_validate(row))
+        except ValidationError as exc:
+            errors.append(f"{path.name}:{line_no}: {exc.errors()[0]['loc']} {exc.errors()[0]['msg']}")
+    return slides, _decks_of(slides), errors
+
+
+def _decks_of(slides: list[Slide]) -> list[Deck]:
+    decks: dict[str, Deck] = {}
+    for s in slides:
+        deck = decks.get(s.deck_id)
+        if deck is None:
+            decks[s.deck_id] = Deck(
+                deck_id=s.deck_id,
+                deck_name=s.deck_name,
+                folder=s.folder,
+                universe=s.universe,
+                deck_date=s.deck_date,
+                n_slides=1,
+                source_path=s.source_path,
+            )
+        else:
+            deck.n_slides += 1
+    return list(decks.values())
+
+
+_MASTER_ALIASES = {
+    "row_id": ("row_id", "id", "#", "row", "no", "s no", "sno"),
+    "client": ("client", "client name", "customer", "account"),
+    "use_case": ("use_case", "use case", "usecase", "use-case", "solution area"),
+    "title": ("title", "case study", "case study title", "name"),
+    "summary": ("summary", "description", "details", "impact", "outcome"),
+}
+
+
+def _master_record(raw: dict[str, Any], fallback_id: int) -> dict[str, Any]:
+    lowered = {str(k).strip().lower(): v for k, v in raw.items() if k is not None}
+    record: dict[str, Any] = {}
+    for field, names in _MASTER_ALIASES.items():
+        for name in names:
+            if lowered.get(name) not in (None, ""):
+                record[field] = str(lowered[name]).strip() if field != "row_id" else lowered[name]
+                break
+    record.setdefault("row_id", str(fallback_id))
+    return record
+
+
+def read_master(path: Path) -> tuple[list[VerifiedCaseStudy], list[str]]:
+    """Verified case-study rows from CSV (headers matched case-insensitively, common aliases) or JSONL."""
+    rows: list[VerifiedCaseStudy] = []
+    errors: list[str] = []
+    if path.suffix.lower() == ".csv":
+        with path.open(encoding="utf-8-sig", newline="") as fh:
+            raw_rows: list[tuple[int, Any]] = [(i, r) for i, r in enumerate(csv.DictReader(fh), start=2)]
+    elif path.suffix.lower() in (".jsonl", ".json"):
+        raw_rows = list(_jsonl_rows(path))
+    else:
+        raise IngestError(f"{path}: a master sheet must be .csv or .jsonl")
+    for line_no, raw in raw_rows:
+        if not isinstance(raw, dict):
+            errors.append(f"{path.name}:{line_no}: not a row")
+            continue
+        record = _master_record(raw, line_no)
+        if not (record.get("title") or record.get("summary")):
+            errors.append(f"{path.name}:{line_no}: no title or summary")
+            continue
+        rows.append(VerifiedCaseStudy.model_validate(record))
+    return rows, errors
+
+
+# ---------------------------------------------------------------------- SlideVQA
+
+
+def read_slidevqa(data_dir: Path) -> list[Slide]:
+    """The SlideVQA slide texts as slides: id kept, deck and page parsed from the right-anchored id pattern.
+
+    The first line of a transcription is its title; folder ``/SlideVQA``, universe ``SlideVQA``.
+    """
+    path = data_dir / "slidevqa" / SLIDEVQA_TEXTS
+    if not path.exists():
+        raise IngestError(f"SlideVQA texts not found at {path}")
+    texts: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))
+    slides: list[Slide] = []
+    for slide_id, text in texts.items():
+        match = SLIDEVQA_ID.match(slide_id)
+        if match is None:
+            raise IngestError(f"{path.name}: slide id {slide_id!r} does not match <deck>-<page>-1024.jpg")
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        title = lines[0] if lines else ""
+        body = "\n".join(lines[1:])
+        slides.append(
+            Slide(
+                slide_id=slide_id,
+                deck_id=match["deck"],
+                deck_name=match["deck"],
+                folder="/SlideVQA",
+                slide_number=int(match["page"]),
+                title=title,
+                text=body,
+                universe="SlideVQA",
+                content_type=classify_content_type(SlideShape(title=title, text=body)),
+            )
+        )
+    return slides
+
+
+# ---------------------------------------------------------------------- orchestration
+
+
+Notify = Callable[[str], None]
+
+
+def _ingest_file(
+    store: Store, key: str, kind: str, path: Path, report: IngestReport, reader: Callable[[], tuple[Any, ...]]
+) -> None:
+    report.files_seen += 1
+    digest = file_sha256(path)
+    if store.source_hash(key) == digest:
+        report.files_unchanged += 1
+        return
+    try:
+        slides, decks, master, errors = reader()
+    except (IngestError, OSError, UnicodeDecodeError, ValueError) as exc:
+        report.failures.append(IngestFailure(path=str(path), error=str(exc)))
+        return
+    report.row_errors.extend(errors)
+    if not slides and not master and errors:
+        report.failures.append(IngestFailure(path=str(path), error=f"no usable rows ({len(errors)} bad)"))
+        return
+    store.replace_source(key, kind, digest, slides, decks, master)
+    report.files_ingested += 1
+    report.slides_written += len(slides)
+    report.decks_written += len(decks)
+    report.master_rows_written += len(master)
+
+
+def ingest_path(
+    path: Path, store: Store, universe: str | None = None, notify: Notify | None = None
+) -> IngestReport:
+    """Ingest a .pptx file, a slides JSONL file, or a folder tree of both (plus ``master.jsonl``/``.csv`` in it).
+
+    Each file is its own all-or-nothing unit; ``notify`` hears each deck's path as it is read.
+    """
+    path = Path(path).resolve()
+    report = IngestReport()
+    if not path.exists():
+        raise IngestError(f"{path} does not exist")
+    root = path if path.is_dir() else path.parent
+    files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+    for file in files:
+        name = file.name.lower()
+        if name.startswith(("~$", ".")):
+            continue
+        if name.endswith(".pptx"):
+            if notify:
+                notify(str(file.relative_to(root)))
+
+            def read_deck(file: Path = file) -> tuple[Any, ...]:
+                deck, slides = read_pptx(file, root, universe)
+                return slides, [deck], [], []
+
+            _ingest_file(store, str(file), "pptx", file, report, read_deck)
+        elif name in MASTER_NAMES and path.is_dir():
+            _ingest_master(store, file, report)
+        elif name.endswith(".jsonl") and name not in NON_SLIDE_JSONL:
+
+            def read_jsonl(file: Path = file) -> tuple[Any, ...]:
+                slides, decks, errors = read_slides_jsonl(file, universe)
+                return slides, decks, [], errors
+
+            _ingest_file(store, str(file), "jsonl", file, report, read_jsonl)
+        elif not path.is_dir():
+            raise IngestError(f"{file}: expected a .pptx or .jsonl file or a folder")
+    return report
+
+
+def ingest_master(path: Path, store: Store) -> IngestReport:
+    """Ingest a master case-study sheet (.csv or .jsonl); unchanged sheets are skipped like any file."""
+    path = Path(path).resolve()
+    if not path.is_file():
+        raise IngestError(f"master sheet {path} does not exist")
+    report = IngestReport()
+    _ingest_master(store, path, report)
+    return report
+
+
+def _ingest_master(store: Store, file: Path, report: IngestReport) -> None:
+    def read() -> tuple[Any, ...]:
+        rows, errors = read_master(file)
+        return [], [], rows, errors
+
+    _ingest_file(store, str(file), "master", file, report, read)
+
+
+def ingest_dataset(name: str, store: Store, data_dir: Path | None = None) -> IngestReport:
+    """Ingest a named dataset from the shared data directory (only ``slidevqa`` so far)."""
+    if name not in DATASETS:
+        raise IngestError(f"unknown dataset {name!r}; choose one of {', '.join(DATASETS)}")
+    data_dir = Path(data_dir) if data_dir is not None else get_settings().data_dir
+    source = data_dir / "slidevqa" / SLIDEVQA_TEXTS
+    report = IngestReport()
+    if not source.exists():
+        raise IngestError(f"SlideVQA texts not found at {source}")
+
+    def read() -> tuple[Any, ...]:
+        slides = read_slidevqa(data_dir)
+        return slides, _decks_of(slides), [], []
+
+    _ingest_file(store, f"dataset:{name}", "dataset", source, report, read)
+    return report

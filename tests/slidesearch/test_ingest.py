@@ -1,0 +1,255 @@
+import datetime as dt
+import json
+import os
+from pathlib import Path
+
+import pytest
+from pptx import Presentation
+from pptx.util import Inches
+
+from slidesearch.content_type import SlideShape, classify_content_type
+from slidesearch.ingest import (
+    SLIDEVQA_ID,
+    IngestError,
+    ingest_dataset,
+    ingest_master,
+    ingest_path,
+    read_master,
+    read_pptx,
+    read_slides_jsonl,
+)
+from slidesearch.store import Store
+
+
+def make_deck(
+    path: Path, title_text: str = "Fraud detection for a retail bank", created: dt.datetime | None = None
+) -> Path:
+    prs = Presentation()
+    if created is not None:
+        prs.core_properties.created = created
+    first = prs.slides.add_slide(prs.slide_layouts[1])
+    first.shapes.title.text = title_text
+    first.placeholders[1].text_frame.text = "Challenge: card fraud losses rising 20% a year"
+    para = first.placeholders[1].text_frame.add_paragraph()
+    para.text = "Solution: real-time transaction scoring; Impact: $4M saved for the client"
+    first.notes_slide.notes_text_frame.text = "Mention the zebrafish pilot only if asked"
+
+    second = prs.slides.add_slide(prs.slide_layouts[5])
+    second.shapes.title.text = "Model performance"
+    table = second.shapes.add_table(3, 2, Inches(1), Inches(2), Inches(6), Inches(2)).table
+    for r, (k, v) in enumerate([("Metric", "Value"), ("Precision", "92%"), ("Recall", "88% quokka")]):
+        table.cell(r, 0).text = k
+        table.cell(r, 1).text = v
+
+    third = prs.slides.add_slide(prs.slide_layouts[6])
+    group = third.shapes.add_group_shape()
+    for i, word in enumerate(["Discover", "Design", "Deliver narwhal"]):
+        box = group.shapes.add_textbox(Inches(1 + 2 * i), Inches(2), Inches(2), Inches(1))
+        box.text_frame.text = word
+    path.parent.mkdir(parents=True, exist_ok=True)
+    prs.save(str(path))
+    return path
+
+
+@pytest.fixture
+def store(tmp_path) -> Store:
+    s = Store(tmp_path / "library.db")
+    yield s
+    s.close()
+
+
+def _texts(store: Store) -> dict[str, str]:
+    return {s.slide_id: f"{s.title}\n{s.text}" for s in store.iter_slides()}
+
+
+class TestReadPptx:
+    def test_titles_text_frames_tables_groups_and_notes_are_extracted(self, tmp_path):
+        path = make_deck(
+            tmp_path / "DAAIS" / "Clients" / "Acme" / "Fraud V2.pptx", created=dt.datetime(2024, 5, 1)
+        )
+        deck, slides = read_pptx(path, tmp_path)
+        assert [s.slide_number for s in slides] == [1, 2, 3]
+        first, table, grouped = slides
+        assert first.title == "Fraud detection for a retail bank"
+        assert "real-time transaction scoring" in first.text
+        assert "zebrafish" in first.text  # speaker notes
+        assert "Recall | 88% quokka" in table.text
+        assert "Deliver narwhal" in grouped.text
+        assert first.folder == "/DAAIS/Clients/Acme" and first.universe == "DAAIS"
+        assert first.deck_date == dt.date(2024, 5, 1) and deck.deck_date == dt.date(2024, 5, 1)
+        assert deck.n_slides == 3 and first.deck_name == "Fraud V2.pptx"
+
+    def test_content_types_are_inferred(self, tmp_path):
+        _, slides = read_pptx(make_deck(tmp_path / "x.pptx"), tmp_path)
+        assert [s.content_type for s in slides] == ["case_study", "table", "diagram"]
+
+    def test_deck_date_falls_back_to_mtime(self, tmp_path):
+        path = make_deck(tmp_path / "x.pptx", created=dt.datetime(1970, 1, 2))
+        stamp = dt.datetime(2023, 3, 4, 12, tzinfo=dt.UTC).timestamp()
+        os.utime(path, (stamp, stamp))
+        deck, _ = read_pptx(path, tmp_path)
+        # python-pptx writes a "modified" stamp of its own, so either it or the mtime is used, never 1970
+        assert deck.deck_date is not None and deck.deck_date.year > 1980
+
+    def test_universe_option_overrides_the_folder(self, tmp_path):
+        _, slides = read_pptx(make_deck(tmp_path / "Clients" / "x.pptx"), tmp_path, universe="EdTech")
+        assert {s.universe for s in slides} == {"EdTech"} and slides[0].folder == "/Clients"
+
+    def test_password_protected_file_is_named_as_such(self, tmp_path):
+        path = tmp_path / "locked.pptx"
+        path.write_bytes(b"\xd0\xcf\x11\xe0" + b"\0" * 600)
+        with pytest.raises(IngestError, match="password-protected"):
+            read_pptx(path, tmp_path)
+
+
+class TestIngestFolder:
+    def test_ingested_decks_can_be_found_by_their_text(self, tmp_path, store):
+        make_deck(tmp_path / "decks" / "DAAIS" / "a.pptx")
+        make_deck(tmp_path / "decks" / "S&R" / "Proposals" / "b.pptx", title_text="Payment terms")
+        report = ingest_path(tmp_path / "decks", store)
+        assert report.files_ingested == 2 and report.slides_written == 6 and not report.failures
+        texts = _texts(store)
+        assert any("quokka" in t for t in texts.values())
+        assert any("zebrafish" in t for t in texts.values())
+        assert {s.universe for s in store.iter_slides()} == {"DAAIS", "S&R"}
+
+    def test_corrupt_file_is_reported_and_skipped_and_the_rest_goes_on(self, tmp_path, store):
+        make_deck(tmp_path / "decks" / "good.pptx")
+        (tmp_path / "decks" / "broken.pptx").write_bytes(b"PK\x03\x04 this is not a real zip")
+        report = ingest_path(tmp_path / "decks", store)
+        assert report.files_ingested == 1 and len(report.failures) == 1
+        assert report.failures[0].path.endswith("broken.pptx") and "corrupt" in report.failures[0].error
+        assert store.counts()["slides"] == 3
+
+    def test_reingest_of_an_unchanged_folder_does_no_work(self, tmp_path, store):
+        make_deck(tmp_path / "decks" / "a.pptx")
+        ingest_path(tmp_path / "decks", store)
+        again = ingest_path(tmp_path / "decks", store)
+        assert again.files_unchanged == 1 and again.files_ingested == 0 and not again.changed
+
+    def test_a_changed_deck_replaces_its_slides(self, tmp_path, store):
+        path = make_deck(tmp_path / "decks" / "a.pptx")
+        ingest_path(tmp_path / "decks", store)
+        make_deck(path, title_text="Churn prediction for a telco")
+        report = ingest_path(tmp_path / "decks", store)
+        assert report.files_ingested == 1
+        titles = [s.title for s in store.iter_slides()]
+        assert "Churn prediction for a telco" in titles and "Fraud detection for a retail bank" not in titles
+        assert store.counts()["slides"] == 3
+
+    def test_a_deck_that_turns_corrupt_keeps_its_earlier_slides(self, tmp_path, store):
+        path = make_deck(tmp_path / "decks" / "a.pptx")
+        ingest_path(tmp_path / "decks", store)
+        path.write_bytes(b"garbage")
+        report = ingest_path(tmp_path / "decks", store)
+        assert len(report.failures) == 1 and store.counts()["slides"] == 3
+
+    def test_missing_path_is_a_clear_error(self, tmp_path, store):
+        with pytest.raises(IngestError, match="does not exist"):
+            ingest_path(tmp_path / "nope", store)
+
+
+class TestJsonlAndMaster:
+    def test_jsonl_rows_are_validated_typed_and_bad_rows_reported(self, tmp_path, store):
+        rows = [
+            {
+                "slide_id": "s1",
+                "deck_id": "d1",
+                "deck_name": "D1 V1.pptx",
+                "folder": "/EdTech/Domain",
+                "title": "Our team",
+                "text": "Priya Rao, CEO and co-founder; Sam Lee, CTO; Ana Diaz, Director",
+            },
+            {"slide_id": "s2", "deck_id": "d1", "title": "Pricing", "text": "x", "content_type": "table"},
+            {"deck_id": "d1"},
+        ]
+        path = tmp_path / "slides.jsonl"
+        path.write_text("\n".join(json.dumps(r) for r in rows) + "\nnot json\n")
+        slides, decks, errors = read_slides_jsonl(path)
+        assert [s.content_type for s in slides] == ["team", "table"]
+        assert len(decks) == 1 and decks[0].n_slides == 2
+        assert len(errors) == 2 and errors[0].startswith("slides.jsonl:3")
+        report = ingest_path(path, store)
+        assert report.slides_written == 2 and len(report.row_errors) == 2
+
+    def test_master_csv_with_loose_headers(self, tmp_path, store):
+        path = tmp_path / "master.csv"
+        path.write_text(
+            "ID,Client Name,Use Case,Title,Summary\n1,Acme Bank,Fraud,Card fraud,Saved $4M\n2,,,,\n"
+        )
+        rows, errors = read_master(path)
+        assert rows[0].client == "Acme Bank" and rows[0].use_case == "Fraud" and rows[0].row_id == "1"
+        assert len(errors) == 1
+        assert ingest_master(path, store).master_rows_written == 1
+        assert store.master_rows()[0].summary == "Saved $4M"
+
+    def test_folder_master_jsonl_is_the_master_sheet_and_queries_are_ignored(self, tmp_path, store):
+        (tmp_path / "lib").mkdir()
+        (tmp_path / "lib" / "master.jsonl").write_text(
+            json.dumps({"row_id": "m1", "title": "T", "summary": "S"}) + "\n"
+        )
+        (tmp_path / "lib" / "queries.jsonl").write_text(json.dumps({"query": "x"}) + "\n")
+        (tmp_path / "lib" / "slides.jsonl").write_text(
+            json.dumps({"slide_id": "a", "deck_id": "d", "text": "hello"}) + "\n"
+        )
+        report = ingest_path(tmp_path / "lib", store)
+        assert report.master_rows_written == 1 and report.slides_written == 1 and not report.row_errors
+
+
+class TestSlideVQA:
+    def test_ids_parse_from_the_right(self):
+        m = SLIDEVQA_ID.match(
+            "x_95__april-08th-2015-forum-on-generic-drugs-promise-of-regulatory-science-33-3-1024.jpg"
+        )
+        assert m["deck"].endswith("science-33") and m["page"] == "3"
+
+    def test_dataset_ingests_every_slide_with_its_id(self, store, shared_data):
+        report = ingest_dataset("slidevqa", store, shared_data)
+        assert report.slides_written == 1284 and report.decks_written == 379
+        slide = next(iter(store.iter_slides()))
+        assert (
+            slide.slide_id.endswith("-1024.jpg") and slide.universe == "SlideVQA" and slide.slide_number >= 1
+        )
+        assert ingest_dataset("slidevqa", store, shared_data).files_unchanged == 1
+
+    def test_unknown_dataset_lists_the_known_ones(self, store):
+        with pytest.raises(IngestError, match="slidevqa"):
+            ingest_dataset("nope", store)
+
+
+class TestContentTypeClassifier:
+    @pytest.mark.parametrize(
+        ("shape", "expected"),
+        [
+            (SlideShape(title="Agenda", text="Intro\nScope"), "agenda"),
+            (SlideShape(title="Thank you", text=""), "closing"),
+            (SlideShape(title="Pricing", text="a | b\nc | d", n_tables=1, table_chars=11), "table"),
+            (SlideShape(title="Sales", text="", n_charts=2), "dashboard"),
+            (SlideShape(title="Leadership team", text="Jane"), "team"),
+            (
+                SlideShape(
+                    title="Retail",
+                    text="Challenge: churn. Solution: model. Impact: 12% uplift for the client",
+                ),
+                "case_study",
+            ),
+            (
+                SlideShape(
+                    title="Our delivery framework", text="Assess, build, run the analytics capability"
+                ),
+                "framework",
+            ),
+            (
+                SlideShape(title="Implementation roadmap", text="Phase one then phase two of the delivery"),
+                "diagram",
+            ),
+            (
+                SlideShape(
+                    title="Market view", text="We help insurers price risk with better data and models."
+                ),
+                "content",
+            ),
+        ],
+    )
+    def test_rules(self, shape, expected):
+        assert classify_content_type(shape) == expected
