@@ -121,9 +121,11 @@ class BM25Index:
         import bm25s
 
         meta = json.loads((directory / "seek_vocab.json").read_text())
-        index = cls(k1=meta["k1"], b=meta["b"], method=meta["method"])
+        index = cls(k1=meta.get("k1", 1.5), b=meta.get("b", 0.75), method=meta.get("method", BM25_METHOD))
         if meta["vocab"]:
             index._bm25 = bm25s.BM25.load(str(directory), mmap=mmap, show_progress=False)
+            # Indexes saved before the parameters were recorded carry them only in bm25s's own file.
+            index.k1, index.b = meta.get("k1", index._bm25.k1), meta.get("b", index._bm25.b)
         index._vocab = meta["vocab"]
         index.n_docs = meta["n_docs"]
         return index
