@@ -1,0 +1,306 @@
+"""The datasets registry: every query set the harness runs, with its sources and their sha256.
+
+Slides suite
+  ``generated``  the slides library generator's labelled queries over a library it
+                 generates deterministically (``GENERATED_SLIDES`` slides, seed
+                 ``GENERATED_SEED``) under ``SEEK_HOME/eval/generated`` on first use.
+  ``slidevqa``   1,284 real slide texts and 1,640 questions; a question's evidence
+                 slides are its relevant slides (gain 1).
+  ``cranfield``  1,400 abstracts, 225 queries; qrels mapped by query position, graded
+                 gain = 5 - code, the 225 ``-1`` lines dropped (README gotchas 1-4).
+  ``cisi``       1,460 abstracts; binary qrels; only the 76 judged queries of 112 are
+                 evaluated (gotcha 6); ``.X`` citations are not qrels (gotcha 7).
+  ``log:PATH``   a user-supplied query log without labels (one query per line, JSONL
+                 with a ``query`` field, or the served usage log's export), judged by
+                 the LLM judge.
+Turns suite
+  ``public-sample``, ``public-50k``, ``synthetic-1/2/3`` resolved through
+  ``tenturns.datasets.resolve_dataset``.
+
+A missing source is a ``DatasetMissing`` error naming the path looked for.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from core.settings import get_settings
+from eval.smart import parse_smart
+
+SLIDES_DATASETS = ("generated", "slidevqa", "cranfield", "cisi")
+TURNS_DATASETS = ("public-sample", "public-50k", "synthetic-1", "synthetic-2", "synthetic-3")
+LOG_PREFIX = "log:"
+
+GENERATED_SLIDES = 6000
+"""Big enough for every generator feature (versions, near-dup chains, rare names) to appear,
+small enough that embedding it with MiniLM int8 (~75 slides/s on 2 cores) takes under 2 minutes once."""
+GENERATED_SEED = 8
+
+_SLIDEVQA_ID = re.compile(r"^(?P<deck>.*)-(?P<page>\d+)-1024\.jpg$")
+
+
+class DatasetMissing(FileNotFoundError):
+    """A dataset's source file is absent; the message names the path looked for."""
+
+
+class SourceFile(BaseModel):
+    """A file a dataset was read from, fingerprinted so two runs can prove they used the same data."""
+
+    path: str
+    sha256: str
+    bytes: int
+
+
+class Doc(BaseModel):
+    """A retrievable unit of a collection: an abstract or a slide text."""
+
+    id: str
+    title: str = ""
+    text: str = ""
+    deck: str = ""
+    page: int = 1
+
+
+class LabelledQuery(BaseModel):
+    """A query with graded judgments (doc id -> gain > 0); empty qrels for an unlabelled log."""
+
+    id: str
+    text: str | list[str]
+    qrels: dict[str, float] = Field(default_factory=dict)
+    kind: str = ""
+
+
+class SlidesDataset(BaseModel):
+    """A loaded slides-suite dataset.
+
+    ``mode`` says how it runs: ``retrieve`` ranks ``docs`` with the retrieval stages
+    alone (IR metrics); ``pipeline`` runs search_v2 + explain over the library
+    at ``library_path`` (or ``docs``) and judges every card.
+    """
+
+    name: str
+    mode: Literal["retrieve", "pipeline"]
+    docs: list[Doc] = Field(default_factory=list)
+    queries: list[LabelledQuery]
+    sources: list[SourceFile]
+    params: dict[str, object] = Field(default_factory=dict)
+    library_path: str | None = None
+
+    @property
+    def labelled(self) -> bool:
+        return any(q.qrels for q in self.queries)
+
+    @property
+    def hashes(self) -> dict[str, str]:
+        return {Path(s.path).name: s.sha256 for s in self.sources}
+
+
+_HASH_CACHE: dict[tuple[str, int, int], str] = {}
+
+
+def source_file(path: Path) -> SourceFile:
+    """Fingerprint ``path`` (sha256 cached per path, size and mtime within the process)."""
+    if not path.is_file():
+        raise DatasetMissing(f"dataset file not found: {path}")
+    stat = path.stat()
+    key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
+    if key not in _HASH_CACHE:
+        digest = hashlib.sha256()
+        with path.open("rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                digest.update(block)
+        _HASH_CACHE[key] = digest.hexdigest()
+    return SourceFile(path=str(path), sha256=_HASH_CACHE[key], bytes=stat.st_size)
+
+
+def _read(path: Path) -> str:
+    if not path.is_file():
+        raise DatasetMissing(f"dataset file not found: {path}")
+    return path.read_text(encoding="utf-8")
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def load_cranfield(directory: Path) -> SlidesDataset:
+    """Cranfield: 1,400 docs, 225 queries, 1,612 graded judgments (gain = 5 - code; -1 lines dropped)."""
+    paths = [directory / "cran.all.1400", directory / "cran.qry", directory / "cranqrel"]
+    docs_text, queries_text, qrels_text = (_read(p) for p in paths)
+    docs = [
+        Doc(id=r.id, title=_one_line(r.fields.get("T", "")), text=_one_line(r.fields.get("W", "")), deck="cranfield")
+        for r in parse_smart(docs_text, terminal=frozenset("W"))
+    ]
+    # cranqrel numbers queries 1..225 by their position in cran.qry, not by their .I (gotcha 1).
+    queries = [
+        LabelledQuery(id=str(position), text=_one_line(r.fields.get("W", "")))
+        for position, r in enumerate(parse_smart(queries_text), start=1)
+    ]
+    by_id = {q.id: q for q in queries}
+    for line in qrels_text.splitlines():
+        parts = line.split()
+        if not parts:
+            continue
+        qid, docid, code = parts[0], parts[1], int(parts[2])
+        if code == -1:
+            continue
+        if qid not in by_id:
+            raise ValueError(f"cranqrel names query {qid}, but cran.qry has {len(queries)} queries")
+        by_id[qid].qrels[docid] = float(5 - code)
+    return SlidesDataset(
+        name="cranfield", mode="retrieve", docs=docs, queries=queries,
+        sources=[source_file(p) for p in paths], params={"gain": "5 - code", "dropped": "-1 lines"},
+    )
+
+
+def load_cisi(directory: Path) -> SlidesDataset:
+    """CISI: 1,460 docs; of 112 queries only the 76 with judgments are kept (binary gain 1)."""
+    paths = [directory / "CISI.ALL", directory / "CISI.QRY", directory / "CISI.REL"]
+    docs_text, queries_text, qrels_text = (_read(p) for p in paths)
+    docs = [
+        Doc(id=r.id, title=_one_line(r.fields.get("T", "")), text=_one_line(r.fields.get("W", "")), deck="cisi")
+        for r in parse_smart(docs_text)
+    ]
+    qrels: dict[str, dict[str, float]] = {}
+    for line in qrels_text.splitlines():
+        parts = line.split()
+        if parts:
+            qrels.setdefault(parts[0], {})[parts[1]] = 1.0
+    queries = [
+        LabelledQuery(id=r.id, text=_one_line(r.fields.get("W", "")), qrels=qrels[r.id])
+        for r in parse_smart(queries_text)
+        if r.id in qrels
+    ]
+    return SlidesDataset(
+        name="cisi", mode="retrieve", docs=docs, queries=queries,
+        sources=[source_file(p) for p in paths], params={"unjudged_queries": "excluded", "gain": "binary"},
+    )
+
+
+def slidevqa_title(text: str) -> str:
+    """A SlideVQA slide's title: the first non-empty line of its transcription."""
+    return next((line.strip() for line in text.splitlines() if line.strip()), "")
+
+
+def load_slidevqa(directory: Path) -> SlidesDataset:
+    """SlideVQA (VisRAG test subset): 1,284 slide texts, 1,640 questions, evidence slides relevant."""
+    paths = [directory / "slide_vqa_image_to_gpt_text.json", directory / "slide_vqa_question_answer_docid_list.json"]
+    texts = json.loads(_read(paths[0]))
+    questions = json.loads(_read(paths[1]))
+    docs = []
+    for slide_id, text in texts.items():
+        match = _SLIDEVQA_ID.match(slide_id)
+        if not match:
+            raise ValueError(f"SlideVQA slide id does not parse as <deck>-<page>-1024.jpg: {slide_id}")
+        docs.append(Doc(id=slide_id, title=slidevqa_title(text), text=text, deck=match["deck"], page=int(match["page"])))
+    queries = [
+        LabelledQuery(id=f"q{i}", text=q["question"], qrels=dict.fromkeys(q["docid"], 1.0))
+        for i, q in enumerate(questions)
+    ]
+    return SlidesDataset(
+        name="slidevqa", mode="retrieve", docs=docs, queries=queries,
+        sources=[source_file(p) for p in paths], params={"relevant": "evidence slides", "gain": "binary"},
+    )
+
+
+def load_query_log(path: Path) -> SlidesDataset:
+    """An unlabelled query log: plain text (one query per line) or JSONL rows with ``query`` (str or angles).
+
+    The served usage log's export is JSONL with a ``query`` field, so it loads the same way.
+    Blank lines are skipped; a JSONL row without a usable query is an error naming its line.
+    """
+    text = _read(path)
+    queries: list[LabelledQuery] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        line = line.strip()
+        if not line:
+            continue
+        if line.startswith("{"):
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"{path}:{number}: invalid JSON ({exc.msg})") from exc
+            query = row.get("query")
+            if not (isinstance(query, str) and query.strip()) and not (
+                isinstance(query, list) and query and all(isinstance(a, str) and a.strip() for a in query)
+            ):
+                raise ValueError(f"{path}:{number}: no 'query' string or list of angle strings")
+            queries.append(LabelledQuery(id=str(row.get("id", number)), text=query))
+        else:
+            queries.append(LabelledQuery(id=str(number), text=line))
+    if not queries:
+        raise ValueError(f"query log {path} holds no queries")
+    return SlidesDataset(name=f"{LOG_PREFIX}{path}", mode="pipeline", queries=queries, sources=[source_file(path)])
+
+
+def load_slides_dataset(name: str) -> SlidesDataset:
+    """Load a slides-suite dataset by registry name (or ``log:PATH``)."""
+    data_dir = get_settings().data_dir
+    if name.startswith(LOG_PREFIX):
+        return load_query_log(Path(name[len(LOG_PREFIX):]).expanduser())
+    if name == "cranfield":
+        return load_cranfield(data_dir / "ir" / "cranfield")
+    if name == "cisi":
+        return load_cisi(data_dir / "ir" / "cisi")
+    if name == "slidevqa":
+        return load_slidevqa(data_dir / "slidevqa")
+    if name == "generated":
+        from eval.generated import load_generated
+
+        return load_generated()
+    raise ValueError(f"unknown slides dataset {name!r}; choose from {', '.join(SLIDES_DATASETS)} or log:PATH")
+
+
+class TurnsDatasetInfo(BaseModel):
+    """A turns-suite dataset: catalog and sessions files, fingerprinted."""
+
+    name: str
+    catalog_path: str
+    sessions_path: str
+    sources: list[SourceFile]
+
+    @property
+    def hashes(self) -> dict[str, str]:
+        return {Path(s.path).name: s.sha256 for s in self.sources}
+
+
+def load_turns_dataset(name: str) -> TurnsDatasetInfo:
+    """Resolve a Ten Turns dataset through the environment (which generates 50k/synthetic sets on first use)."""
+    if name not in TURNS_DATASETS:
+        raise ValueError(f"unknown turns dataset {name!r}; choose from {', '.join(TURNS_DATASETS)}")
+    from tenturns.datasets import resolve_dataset
+
+    resolved = resolve_dataset(name)
+    catalog, sessions = Path(resolved.catalog_path), Path(resolved.sessions_path)
+    return TurnsDatasetInfo(
+        name=name, catalog_path=str(catalog), sessions_path=str(sessions),
+        sources=[source_file(catalog), source_file(sessions)],
+    )
+
+
+def suite_datasets(suite: str) -> tuple[str, ...]:
+    """The default dataset names of a suite (``slides``, ``turns`` or ``all``)."""
+    if suite == "slides":
+        return SLIDES_DATASETS
+    if suite == "turns":
+        return TURNS_DATASETS
+    if suite == "all":
+        return SLIDES_DATASETS + TURNS_DATASETS
+    raise ValueError(f"unknown suite {suite!r}; choose slides, turns or all")
+
+
+def dataset_suite(name: str) -> str:
+    """Which suite a dataset name belongs to."""
+    if name in TURNS_DATASETS:
+        return "turns"
+    if name in SLIDES_DATASETS or name.startswith(LOG_PREFIX):
+        return "slides"
+    raise ValueError(
+        f"unknown dataset {name!r}; choose from {', '.join(SLIDES_DATASETS + TURNS_DATASETS)} or log:PATH"
+    )
