@@ -4,6 +4,9 @@ Structured calls send ``output_config.format`` (``json_schema``, the schema pass
 through ``anthropic.transform_schema``, which rewrites it into the subset the API
 accepts). The SDK is imported on first use (importing it costs about 2 s) and built
 with ``max_retries=0``: retries are ours (see ``llm_adapters.llm``).
+
+``options.temperature`` is not sent: the Messages API of anthropic SDK 2.x has no
+sampling parameters (``create`` rejects ``temperature``).
 """
 
 from __future__ import annotations
@@ -62,8 +65,6 @@ class AnthropicModel(LLM):
         }
         if system:
             request["system"] = system
-        if self.options.temperature is not None:
-            request["temperature"] = self.options.temperature
         if schema is not None:
             request["output_config"] = {
                 "format": {"type": "json_schema", "schema": anthropic.transform_schema(schema)}
