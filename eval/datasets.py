@@ -65,6 +65,7 @@ class Doc(BaseModel):
     text: str = ""
     deck: str = ""
     page: int = 1
+    content_type: str = "content"
 
 
 class LabelledQuery(BaseModel):
@@ -74,6 +75,7 @@ class LabelledQuery(BaseModel):
     text: str | list[str]
     qrels: dict[str, float] = Field(default_factory=dict)
     kind: str = ""
+    universes: list[str] | None = None
 
 
 class SlidesDataset(BaseModel):
@@ -134,7 +136,7 @@ def load_cranfield(directory: Path) -> SlidesDataset:
     paths = [directory / "cran.all.1400", directory / "cran.qry", directory / "cranqrel"]
     docs_text, queries_text, qrels_text = (_read(p) for p in paths)
     docs = [
-        Doc(id=r.id, title=_one_line(r.fields.get("T", "")), text=_one_line(r.fields.get("W", "")), deck="cranfield")
+        Doc(id=r.id, title=_one_line(r.fields.get("T", "")), text=_one_line(r.fields.get("W", "")))
         for r in parse_smart(docs_text, terminal=frozenset("W"))
     ]
     # cranqrel numbers queries 1..225 by their position in cran.qry, not by their .I (gotcha 1).
@@ -164,7 +166,7 @@ def load_cisi(directory: Path) -> SlidesDataset:
     paths = [directory / "CISI.ALL", directory / "CISI.QRY", directory / "CISI.REL"]
     docs_text, queries_text, qrels_text = (_read(p) for p in paths)
     docs = [
-        Doc(id=r.id, title=_one_line(r.fields.get("T", "")), text=_one_line(r.fields.get("W", "")), deck="cisi")
+        Doc(id=r.id, title=_one_line(r.fields.get("T", "")), text=_one_line(r.fields.get("W", "")))
         for r in parse_smart(docs_text)
     ]
     qrels: dict[str, dict[str, float]] = {}
@@ -212,7 +214,8 @@ def load_slidevqa(directory: Path) -> SlidesDataset:
 def load_query_log(path: Path) -> SlidesDataset:
     """An unlabelled query log: plain text (one query per line) or JSONL rows with ``query`` (str or angles).
 
-    The served usage log's export is JSONL with a ``query`` field, so it loads the same way.
+    The served usage log's export (``seek slides`` usage log, standalone queries) is JSONL with
+    ``id``, ``query`` and ``universes``, so it loads the same way and keeps each query's scope.
     Blank lines are skipped; a JSONL row without a usable query is an error naming its line.
     """
     text = _read(path)
@@ -231,7 +234,10 @@ def load_query_log(path: Path) -> SlidesDataset:
                 isinstance(query, list) and query and all(isinstance(a, str) and a.strip() for a in query)
             ):
                 raise ValueError(f"{path}:{number}: no 'query' string or list of angle strings")
-            queries.append(LabelledQuery(id=str(row.get("id", number)), text=query))
+            universes = row.get("universes")
+            if universes is not None and not (isinstance(universes, list) and all(isinstance(u, str) for u in universes)):
+                raise ValueError(f"{path}:{number}: 'universes' must be a list of strings")
+            queries.append(LabelledQuery(id=str(row.get("id", number)), text=query, universes=universes))
         else:
             queries.append(LabelledQuery(id=str(number), text=line))
     if not queries:

@@ -97,9 +97,9 @@ class TestQueryLog:
         plain.write_text("customer analytics\n\nblackrock case studies\n")
         assert [q.text for q in load_query_log(plain).queries] == ["customer analytics", "blackrock case studies"]
         rows = tmp_path / "q.jsonl"
-        rows.write_text(json.dumps({"id": "a", "query": ["fraud detection", "compliance"]}) + "\n")
+        rows.write_text(json.dumps({"id": "a", "query": ["fraud detection", "compliance"], "universes": ["DAAIS"]}) + "\n")
         log = load_query_log(rows)
-        assert log.queries[0].text == ["fraud detection", "compliance"]
+        assert log.queries[0].text == ["fraud detection", "compliance"] and log.queries[0].universes == ["DAAIS"]
         assert log.mode == "pipeline" and not log.labelled
 
     def test_bad_row_names_its_line(self, tmp_path):
@@ -125,3 +125,20 @@ class TestRegistry:
         assert "cisi" in suite_datasets("slides") and "synthetic-2" in suite_datasets("turns")
         assert set(suite_datasets("all")) == set(suite_datasets("slides")) | set(suite_datasets("turns"))
         assert dataset_suite("log:/tmp/x.txt") == "slides"
+
+
+def test_the_served_usage_log_export_loads_as_a_query_log(tmp_path):
+    from slidesearch.serve.usage_log import UsageLog
+
+    log = UsageLog(tmp_path / "usage.db")
+    log.record_search(channel="http", session_id="s1", query="customer analytics", universes=["DAAIS"],
+                      slide_ids=["a"], latency_ms=3.0)
+    log.record_search(channel="http", session_id="s1", query="follow-on query", universes=None,
+                      slide_ids=[], latency_ms=3.0)
+    log.record_search(channel="mcp", session_id="s2", query=["fraud", "compliance"], universes=None,
+                      slide_ids=["b"], latency_ms=3.0)
+    log.export(tmp_path / "export.jsonl")
+    log.close()
+    queries = load_query_log(tmp_path / "export.jsonl").queries
+    assert [q.text for q in queries] == ["customer analytics", ["fraud", "compliance"]]
+    assert queries[0].universes == ["DAAIS"]
