@@ -224,7 +224,7 @@ class LLM:
 
     def backoff_delay(self, attempt: int, retry_after: float | None = None) -> float:
         """Seconds to wait before retry ``attempt + 1``: exponential, capped, at least the server's hint."""
-        delay = min(self.options.backoff_base * 2**attempt, self.options.backoff_max)
+        delay: float = min(self.options.backoff_base * 2.0**attempt, self.options.backoff_max)
         if retry_after is not None:
             delay = max(delay, min(retry_after, self.options.backoff_max))
         return delay

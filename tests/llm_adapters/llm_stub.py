@@ -228,6 +228,22 @@ class WireContract:
         assert delays == [0.0]
         assert model.usage.calls == 1
 
+    def test_retry_after_header_sets_the_wait(self, stub):
+        delays: list[float] = []
+        stub.queue(429, self.vendor.error(429, "slow down"), headers={"retry-after": "0.25"})
+        stub.queue(200, self.vendor.ok(LABEL_JSON, 10, 5))
+        options = LLMOptions(max_retries=1, backoff_base=0.0, backoff_max=1.0)
+        self.model(options, sleep=delays.append).complete_json("p", Label)
+        assert delays == [0.25]
+
+    def test_refused_connection_is_retried_then_reported(self, stub, monkeypatch):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            closed_port = probe.getsockname()[1]
+        monkeypatch.setenv(self.vendor.base_url_var, f"http://127.0.0.1:{closed_port}{self.vendor.url_suffix}")
+        with pytest.raises(LLMError, match="gave up after 3 attempts"):
+            self.model().complete("p")
+
     def test_server_errors_exhaust_the_retries_with_one_request_per_attempt(self, stub):
         for _ in range(3):
             stub.queue(500, self.vendor.error(500, "boom"))
