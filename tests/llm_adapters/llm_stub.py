@@ -240,7 +240,9 @@ class WireContract:
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             closed_port = probe.getsockname()[1]
-        monkeypatch.setenv(self.vendor.base_url_var, f"http://127.0.0.1:{closed_port}{self.vendor.url_suffix}")
+        monkeypatch.setenv(
+            self.vendor.base_url_var, f"http://127.0.0.1:{closed_port}{self.vendor.url_suffix}"
+        )
         with pytest.raises(LLMError, match="gave up after 3 attempts"):
             self.model().complete("p")
 
