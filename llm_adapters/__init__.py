@@ -14,13 +14,14 @@ from llm_adapters.fake_model import FakeModel, FakeRequest
 from llm_adapters.llm import LLM, LLMError, LLMOptions, LLMUnavailable, OfflineModel, RetryableError, Usage
 from llm_adapters.pricing import PRICES, Price, estimate_cost, price_for
 from llm_adapters.providers import PROVIDERS, get_model, provider_status
-from llm_adapters.response_cache import ResponseCache, cache_key
+from llm_adapters.response_cache import CacheError, ResponseCache, cache_key
 from llm_adapters.structured import batch_matches, extract_json, parse_reply
 
 __all__ = [
     "LLM",
     "PRICES",
     "PROVIDERS",
+    "CacheError",
     "FakeModel",
     "FakeRequest",
     "LLMError",

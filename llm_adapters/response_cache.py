@@ -12,10 +12,16 @@ import hashlib
 import json
 import sqlite3
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 _SCHEMA = "CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, model TEXT NOT NULL, text TEXT NOT NULL, created REAL NOT NULL)"
+
+
+class CacheError(RuntimeError):
+    """The cache file is damaged; not an ``LLMError``, so it stops the run instead of hiding behind fallbacks."""
 
 
 def cache_key(model_id: str, system: str | None, prompt: str, schema: dict[str, Any] | None) -> str:
@@ -35,41 +41,41 @@ class ResponseCache:
         """The cache at ``home / "llm_cache" / "responses.sqlite3"`` (``home`` is SEEK_HOME)."""
         return cls(Path(home) / "llm_cache" / "responses.sqlite3")
 
-    def _connect(self) -> sqlite3.Connection:
-        conn = sqlite3.connect(self.path, timeout=30)
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute(_SCHEMA)
-        return conn
+    @contextmanager
+    def _connection(self) -> Iterator[sqlite3.Connection]:
+        """An open connection; a damaged file becomes one clear error that says how to recover."""
+        try:
+            conn = sqlite3.connect(self.path, timeout=30)
+            try:
+                conn.execute("PRAGMA journal_mode=WAL")
+                conn.execute(_SCHEMA)
+                yield conn
+            finally:
+                conn.close()
+        except sqlite3.DatabaseError as exc:
+            raise CacheError(
+                f"LLM response cache {self.path} is unreadable ({exc}); delete it or set SEEK_LLM_CACHE=0"
+            ) from exc
 
     def get(self, key: str) -> str | None:
         """The stored reply for ``key``, or None (a missing file is an empty cache)."""
         if not self.path.exists():
             return None
-        conn = self._connect()
-        try:
+        with self._connection() as conn:
             row = conn.execute("SELECT text FROM responses WHERE key = ?", (key,)).fetchone()
-        finally:
-            conn.close()
         return None if row is None else str(row[0])
 
     def put(self, key: str, model_id: str, text: str) -> None:
         """Store (or replace) the reply for ``key``."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        conn = self._connect()
-        try:
-            with conn:
-                conn.execute(
-                    "INSERT OR REPLACE INTO responses (key, model, text, created) VALUES (?, ?, ?, ?)",
-                    (key, model_id, text, time.time()),
-                )
-        finally:
-            conn.close()
+        with self._connection() as conn, conn:
+            conn.execute(
+                "INSERT OR REPLACE INTO responses (key, model, text, created) VALUES (?, ?, ?, ?)",
+                (key, model_id, text, time.time()),
+            )
 
     def __len__(self) -> int:
         if not self.path.exists():
             return 0
-        conn = self._connect()
-        try:
+        with self._connection() as conn:
             return int(conn.execute("SELECT COUNT(*) FROM responses").fetchone()[0])
-        finally:
-            conn.close()

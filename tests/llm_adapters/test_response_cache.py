@@ -1,6 +1,8 @@
 import threading
 
-from llm_adapters.response_cache import ResponseCache, cache_key
+import pytest
+
+from llm_adapters.response_cache import CacheError, ResponseCache, cache_key
 
 
 class TestCacheKey:
@@ -53,3 +55,10 @@ class TestResponseCache:
         for thread in threads:
             thread.join()
         assert len(cache) == 80 and cache.get("k79") == "79"
+
+    def test_damaged_file_is_one_clear_error_naming_the_file(self, tmp_path):
+        cache = ResponseCache.under(tmp_path)
+        cache.path.parent.mkdir(parents=True)
+        cache.path.write_bytes(b"this is not a database" * 100)
+        with pytest.raises(CacheError, match="responses.sqlite3 is unreadable.*SEEK_LLM_CACHE=0"):
+            cache.get("k")
