@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from core.settings import get_settings
 from tenturns.agents.base import BaseAgent
 from tenturns.agents.dialogue import Kind, Reading, ShelfMatcher, read_opening, read_reply
-from tenturns.agents.phrase_index import PhraseIndex, Scored, phrase_index
+from tenturns.agents.phrase_index import CandidateView, PhraseIndex, Scored, phrase_index
 from tenturns.agents.rerank import RerankShortlist, make_shortlist_reranker
 
 FULL_WIDTH = 10
@@ -83,8 +83,7 @@ class Turn:
     top_k: int
     memory: Memory
     reading: Reading | None = None
-    candidates: NDArray[np.int64] | None = None
-    idf_shelf: str | None = None
+    view: CandidateView | None = None
     scored: Scored | None = None
     order: NDArray[np.int64] | None = None
     width: int = FULL_WIDTH
@@ -135,31 +134,30 @@ class ReadMessage:
 class RestrictToShelf:
     """Stage 2: candidates are the recovered shelf; without one, a lexical shortlist over the catalog."""
 
-    def __init__(self, index: PhraseIndex, fallback: Any, size: int, idf_scope: str) -> None:
+    def __init__(self, index: PhraseIndex, fallback: Any, size: int) -> None:
         self.index = index
         self.fallback = fallback
         self.size = size
-        self.idf_scope = idf_scope
 
     def run(self, state: Turn) -> Turn:
         shelf = state.memory.shelf
         if shelf is not None:
-            idf_shelf = shelf if self.idf_scope == "shelf" else None
-            return replace(state, candidates=self.index.shelf_rows[shelf], idf_shelf=idf_shelf)
+            return replace(state, view=self.index.view(shelf))
         query = " ".join(state.memory.phrases + state.memory.free_text)
         rows = self.fallback().shortlist(query, self.size)
-        return replace(state, candidates=np.sort(rows), idf_shelf=None)
+        return replace(state, view=self.index.rows_view(np.sort(rows)))
 
 
 class ScorePhrases:
     """Stage 3: S(d) over the candidates from the known phrases, best first."""
 
-    def __init__(self, index: PhraseIndex) -> None:
+    def __init__(self, index: PhraseIndex, idf_scope: str) -> None:
         self.index = index
+        self.idf_scope = idf_scope
 
     def run(self, state: Turn) -> Turn:
-        assert state.candidates is not None
-        scored = self.index.score(state.candidates, state.memory.phrases, state.idf_shelf)
+        assert state.view is not None
+        scored = self.index.score(state.view, state.memory.phrases, self.idf_scope)
         return replace(state, scored=scored, order=scored.ranking())
 
 
@@ -200,8 +198,8 @@ class TenTurnsAgent(BaseAgent):
         )
         self.stages: list[Any] = [
             ReadMessage(self.matcher, self.config.override),
-            RestrictToShelf(self.index, self._fallback, self.config.fallback_candidates, self.config.idf_scope),
-            ScorePhrases(self.index),
+            RestrictToShelf(self.index, self._fallback, self.config.fallback_candidates),
+            ScorePhrases(self.index, self.config.idf_scope),
         ]
         if self.reranker is not None:
             self.stages.append(self.reranker)

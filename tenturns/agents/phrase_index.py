@@ -22,7 +22,11 @@ frequencies, and each shelf's own document frequencies on first use.
 from __future__ import annotations
 
 import math
+import string
 import threading
+import unicodedata
+from bisect import bisect_right
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -31,7 +35,6 @@ from numpy.typing import NDArray
 from scipy import sparse
 
 from core.rarity import idf_plus_one_smooth, mean_k_rarest_idf
-from core.text import normalise, punctuation_insensitive
 from tenturns.catalog import Catalog, searchable_text
 
 VERBATIM = 2.0
@@ -43,6 +46,27 @@ PRIOR_SCALE = math.log(1e6)
 """A million ratings is the prior's unit: the most-rated items in the catalog sit near 1."""
 
 IDF_SCOPES = ("shelf", "catalog")
+FACTOR_CACHE = 512
+"""Phrases whose per-row factors a view keeps: sessions on one shelf share many ("Imported", "Machine Wash")."""
+
+_NOT_ALNUM = str.maketrans({chr(c): " " for c in range(128) if chr(c) not in string.ascii_lowercase + string.digits})
+
+
+def exact_form(text: str) -> str:
+    """``core.text.normalise`` (NFKC, lower case, whitespace collapsed), with split/join instead of a regex.
+
+    Measured on 50k products: the regex forms took 9.5 s of a 23 s index build.
+    """
+    return " ".join(unicodedata.normalize("NFKC", text).lower().split())
+
+
+def loose_form(exact: str) -> str:
+    """``core.text.punctuation_insensitive`` of an ``exact_form`` text: every non-alphanumeric run becomes one space.
+
+    Non-ASCII characters are first replaced by "?" (ASCII-encoding with replacement), so the whole
+    mapping is two C-level passes; the result equals the regex ``[^0-9a-z]+ -> " "`` form.
+    """
+    return " ".join(exact.encode("ascii", "replace").decode("ascii").translate(_NOT_ALNUM).split())
 
 
 @dataclass(frozen=True)
@@ -84,6 +108,50 @@ class Scored:
         return out
 
 
+@dataclass(frozen=True)
+class _Joined:
+    """Texts joined by NUL so one ``str.find`` pass finds every row containing a needle."""
+
+    text: str
+    starts: list[int]
+
+    @classmethod
+    def of(cls, texts: list[str]) -> _Joined:
+        starts, offset = [], 0
+        for text in texts:
+            starts.append(offset)
+            offset += len(text) + 1
+        return cls("\0".join(texts), starts)
+
+    def containing(self, needle: str) -> list[int]:
+        """Positions of the texts that contain ``needle`` (each once), in order."""
+        hits: list[int] = []
+        if not needle:
+            return hits
+        at = self.text.find(needle)
+        while at != -1:
+            position = bisect_right(self.starts, at) - 1
+            hits.append(position)
+            if position + 1 >= len(self.starts):
+                break
+            at = self.text.find(needle, self.starts[position + 1])
+        return hits
+
+
+@dataclass
+class CandidateView:
+    """The candidates of a turn (a shelf, or a fallback shortlist) with what scoring reads, cached per shelf."""
+
+    rows: NDArray[np.int64]
+    matrix: sparse.csc_matrix
+    n_docs: int
+    df: NDArray[np.int64]
+    exact: _Joined
+    loose: _Joined
+    prior: NDArray[np.float64]
+    factor_cache: dict[str, NDArray[np.float64]] = field(default_factory=dict)
+
+
 @dataclass
 class PhraseIndex:
     """Per-catalog texts, token matrix and document frequencies for phrase scoring."""
@@ -96,77 +164,91 @@ class PhraseIndex:
     catalog_df: NDArray[np.int64] = field(init=False)
     prior: NDArray[np.float64] = field(init=False)
     shelf_rows: dict[str, NDArray[np.int64]] = field(init=False)
-    _shelf_df: dict[str, NDArray[np.int64]] = field(init=False, default_factory=dict)
+    _views: dict[str, CandidateView] = field(init=False, default_factory=dict)
     _lock: threading.Lock = field(init=False, default_factory=threading.Lock)
 
     def __post_init__(self) -> None:
         texts = [searchable_text(p) for p in self.catalog.products]
-        self.exact = [normalise(t) for t in texts]
-        self.loose = [punctuation_insensitive(t) for t in texts]
-        vocab: dict[str, int] = {}
+        self.exact = [exact_form(t) for t in texts]
+        self.loose = [loose_form(t) for t in self.exact]
+        # A defaultdict whose factory is its own length hands out ids in C (scikit-learn's vocabulary trick).
+        vocab: defaultdict[str, int] = defaultdict()
+        vocab.default_factory = vocab.__len__
         indptr = [0]
         indices: list[int] = []
         for text in self.loose:
-            ids = {vocab.setdefault(tok, len(vocab)) for tok in text.split()}
-            indices.extend(sorted(ids))
+            indices.extend(map(vocab.__getitem__, set(text.split())))
             indptr.append(len(indices))
-        self.vocab = vocab
+        self.vocab = dict(vocab)
         data = np.ones(len(indices), dtype=np.int8)
         self.matrix = sparse.csr_matrix(
             (data, np.asarray(indices, dtype=np.int64), np.asarray(indptr, dtype=np.int64)),
             shape=(len(texts), max(len(vocab), 1)),
         )
+        self.matrix.sort_indices()
         self.catalog_df = np.asarray(self.matrix.sum(axis=0, dtype=np.int64)).ravel()
         counts = np.array([p.rating_number or 0 for p in self.catalog.products], dtype=np.float64)
         self.prior = PRIOR_WEIGHT * np.log1p(np.maximum(counts, 0.0)) / PRIOR_SCALE
         self.shelf_rows = {label: np.asarray(rows, dtype=np.int64) for label, rows in self.catalog.shelves.items()}
 
-    def document_frequencies(self, shelf: str | None) -> tuple[int, NDArray[np.int64]]:
-        """(N, df per token) over one shelf, or over the whole catalog when ``shelf`` is None."""
-        if shelf is None:
-            return len(self.exact), self.catalog_df
+    def view(self, shelf: str) -> CandidateView:
+        """The shelf's candidate view (texts, token matrix, document frequencies), built on first use."""
         with self._lock:
-            df = self._shelf_df.get(shelf)
-            if df is None:
-                rows = self.shelf_rows[shelf]
-                df = np.asarray(self.matrix[rows].sum(axis=0, dtype=np.int64)).ravel()
-                self._shelf_df[shelf] = df
-        return len(self.shelf_rows[shelf]), df
+            view = self._views.get(shelf)
+            if view is None:
+                view = self._views[shelf] = self.rows_view(self.shelf_rows[shelf], own_frequencies=True)
+        return view
+
+    def rows_view(self, rows: NDArray[np.int64], own_frequencies: bool = False) -> CandidateView:
+        """A view over any rows; document frequencies are the rows' own or the catalog's."""
+        rows = np.asarray(rows, dtype=np.int64)
+        matrix = self.matrix[rows]
+        df = np.asarray(matrix.sum(axis=0, dtype=np.int64)).ravel() if own_frequencies else self.catalog_df
+        return CandidateView(
+            rows=rows, matrix=matrix.tocsc(), n_docs=len(rows) if own_frequencies else len(self.exact), df=df,
+            exact=_Joined.of([self.exact[r] for r in rows.tolist()]),
+            loose=_Joined.of([self.loose[r] for r in rows.tolist()]),
+            prior=self.prior[rows],
+        )
 
     def phrase_weight(self, phrase: str, n_docs: int, df: NDArray[np.int64]) -> float:
         """w_p: mean IDF of the phrase's three rarest tokens; unseen tokens count as df = 0."""
-        tokens = set(punctuation_insensitive(phrase).split())
+        tokens = set(loose_form(exact_form(phrase)).split())
         idfs = [idf_plus_one_smooth(n_docs, int(df[self.vocab[t]]) if t in self.vocab else 0) for t in tokens]
         return mean_k_rarest_idf(idfs, RARITY_K)
 
-    def factors(self, phrase: str, rows: NDArray[np.int64]) -> NDArray[np.float64]:
+    def factors(self, phrase: str, view: CandidateView) -> NDArray[np.float64]:
         """m_p(d) for each row: 2.0 verbatim, 1.5 punctuation-insensitive, else 0.25 x token overlap share."""
-        exact = normalise(phrase)
-        loose = punctuation_insensitive(phrase)
+        cached = view.factor_cache.get(phrase)
+        if cached is not None:
+            return cached
+        exact = exact_form(phrase)
+        loose = loose_form(exact)
         tokens = sorted(set(loose.split()))
-        out = np.zeros(len(rows), dtype=np.float64)
-        if not tokens:
-            return out
-        known = [self.vocab[t] for t in tokens if t in self.vocab]
-        if known:
-            present = np.asarray(self.matrix[rows][:, known].sum(axis=1)).ravel()
-            out = OVERLAP * present.astype(np.float64) / len(tokens)
-        for i, row in enumerate(rows.tolist()):
-            if exact in self.exact[row]:
-                out[i] = VERBATIM
-            elif loose in self.loose[row]:
-                out[i] = PUNCTUATION_INSENSITIVE
+        out = np.zeros(len(view.rows), dtype=np.float64)
+        if tokens:
+            known = [self.vocab[t] for t in tokens if t in self.vocab]
+            if known:
+                present = np.asarray(view.matrix[:, known].sum(axis=1)).ravel()
+                out = OVERLAP * present.astype(np.float64) / len(tokens)
+            out[view.loose.containing(loose)] = PUNCTUATION_INSENSITIVE
+            out[view.exact.containing(exact)] = VERBATIM
+        if len(view.factor_cache) >= FACTOR_CACHE:
+            view.factor_cache.clear()
+        view.factor_cache[phrase] = out
         return out
 
-    def score(self, rows: NDArray[np.int64], phrases: Sequence[str], idf_shelf: str | None) -> Scored:
-        """S(d) for every row given the known phrases; IDF over ``idf_shelf`` (None: the catalog)."""
-        n_docs, df = self.document_frequencies(idf_shelf)
+    def score(self, view: CandidateView, phrases: Sequence[str], idf: str = "shelf") -> Scored:
+        """S(d) for every row of the view given the known phrases; IDF over the view (``shelf``) or ``catalog``."""
+        if idf not in IDF_SCOPES:
+            raise ValueError(f"unknown IDF scope {idf!r}; choose one of {', '.join(IDF_SCOPES)}")
+        n_docs, df = (view.n_docs, view.df) if idf == "shelf" else (len(self.exact), self.catalog_df)
         weights = tuple(self.phrase_weight(p, n_docs, df) for p in phrases)
-        factors = tuple(self.factors(p, rows) for p in phrases)
-        scores = self.prior[rows].copy()
+        factors = tuple(self.factors(p, view) for p in phrases)
+        scores = view.prior.copy()
         for weight, factor in zip(weights, factors, strict=True):
             scores += weight * factor
-        return Scored(rows, scores, self.prior[rows], weights, factors, tuple(phrases))
+        return Scored(view.rows, scores, view.prior, weights, factors, tuple(phrases))
 
 
 _INDEXES: dict[str, PhraseIndex] = {}
