@@ -1,0 +1,250 @@
+"""What every serving channel shares: one loaded engine, the server's universe scope, and the usage log.
+
+The MCP server, the HTTP API and the page all call a ``SlideService``, so the
+scope rule lives in one place: the universes a caller asks for are intersected
+with the server's ``--universes`` scope on every call (the seed's bug was a
+scope dropped on one tool path), a request wholly outside the scope is refused
+rather than widened, and every card of a response is checked against the scope
+again before it leaves, so no path can return an out-of-scope slide. The engine
+is loaded once and only read; the service holds no per-request state beyond the
+counters behind ``/stats`` (guarded by a lock) and the usage log (which has its own).
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from core.settings import get_settings
+from slidesearch.assemble import AssembleResult, assemble, pick_cards
+from slidesearch.model import SECTIONS
+from slidesearch.response import Explanation, SearchResponse
+from slidesearch.serve.usage_log import UsageLog
+
+Query = str | list[str]
+
+#: The engine's card id for a verified master-sheet row ("verified:<row_id>"); such rows are not slides.
+VERIFIED_PREFIX = "verified:"
+#: Latencies kept for the /stats percentiles: the most recent requests, enough for a stable p99.
+LATENCY_WINDOW = 2_000
+
+
+#: A brief is at most this many angles of this many characters (the seed's longest logged brief was ~300).
+MAX_ANGLES = 8
+MAX_QUERY_CHARS = 1_000
+#: The engine caps a response at 50 cards in all, so a section never needs more.
+MAX_TOP_PER_GROUP = 50
+#: "Why this?" is asked for the visible cards, at most the 50 of one response; twice that leaves room.
+MAX_EXPLAIN_IDS = 100
+
+
+class ServiceError(ValueError):
+    """A request the service refuses; the message says what was wrong and what is allowed."""
+
+
+def clean_query(value: Query) -> Query:
+    """A query with blank angles dropped and surrounding space stripped; empty or over-long is a ServiceError."""
+    if not isinstance(value, str | list) or (isinstance(value, list) and not all(isinstance(a, str) for a in value)):
+        raise ServiceError("the query must be a string or a list of strings (one per angle)")
+    angles = [a.strip() for a in ([value] if isinstance(value, str) else value) if a.strip()]
+    if not angles:
+        raise ServiceError("the query is empty; say what you are looking for (one angle per line for a brief)")
+    if len(angles) > MAX_ANGLES:
+        raise ServiceError(f"a brief has at most {MAX_ANGLES} angles, got {len(angles)}")
+    long = [i + 1 for i, a in enumerate(angles) if len(a) > MAX_QUERY_CHARS]
+    if long:
+        raise ServiceError(f"each angle is at most {MAX_QUERY_CHARS} characters; angle(s) {long} are longer")
+    return angles[0] if isinstance(value, str) else angles
+
+
+class SlideService:
+    """One engine shared read-only by every request of every channel, with the scope and the usage log."""
+
+    def __init__(self, engine: Any, *, scope: Sequence[str] | None = None, usage_log: UsageLog | None = None,
+                 index_path: Path | None = None) -> None:
+        self.engine = engine
+        self.library = engine.library
+        self.index_path = index_path
+        self.usage_log = usage_log
+        self._known = {u.lower(): u for u in sorted(set(self.library.universes))}
+        self._verified_ids = {f"{VERIFIED_PREFIX}{row.row_id}" for row in self.library.master}
+        self.scope: list[str] | None = self._canonical(scope, "--universes") if scope else None
+        self._lock = threading.Lock()
+        self._counts: Counter[str] = Counter()
+        self._latencies: list[float] = []
+        self.started = time.time()
+
+    # ----------------------------------------------------------------- scope
+
+    def _canonical(self, universes: Sequence[str], what: str) -> list[str]:
+        names = [u.strip() for u in universes if u and u.strip()]
+        unknown = [u for u in names if u.lower() not in self._known]
+        if unknown:
+            raise ServiceError(
+                f"unknown universe(s) in {what}: {', '.join(unknown)}; the library has {', '.join(self._known.values())}"
+            )
+        return list(dict.fromkeys(self._known[u.lower()] for u in names))
+
+    def universes_for(self, requested: Sequence[str] | None) -> list[str] | None:
+        """The universes a call may search: the request intersected with the server scope (None = everything)."""
+        asked = self._canonical(requested, "universes") if requested else None
+        if self.scope is None:
+            return asked
+        if asked is None:
+            return list(self.scope)
+        allowed = [u for u in asked if u in self.scope]
+        if not allowed:
+            raise ServiceError(
+                f"universe(s) {', '.join(asked)} are outside this server's scope; it serves {', '.join(self.scope)}"
+            )
+        return allowed
+
+    def _in_scope(self, slide_id: str, universes: Sequence[str] | None) -> bool:
+        row = self.library.id_to_row.get(slide_id)
+        # Verified master-sheet rows are not slides and belong to no universe; they pass.
+        return row is None or universes is None or self.library.universes[row] in universes
+
+    def check_slide_ids(self, slide_ids: Sequence[str]) -> list[str]:
+        """``slide_ids`` deduplicated; unknown or out-of-scope ids are one error listing them."""
+        ids = list(dict.fromkeys(slide_ids))
+        unknown = [s for s in ids if s not in self.library.id_to_row and s not in self._verified_ids]
+        outside = [s for s in ids if s not in unknown and not self._in_scope(s, self.scope)]
+        if unknown or outside:
+            parts = [f"unknown slide ids: {', '.join(unknown)}"] if unknown else []
+            if outside:
+                parts.append(f"slide ids outside this server's scope: {', '.join(outside)}")
+            raise ServiceError("; ".join(parts))
+        return ids
+
+    # ----------------------------------------------------------------- calls
+
+    def search(self, query: Query, universes: Sequence[str] | None = None, top_per_group: int = 15, *,
+               channel: str, session_id: str | None = None) -> SearchResponse:
+        """``engine.search_v2`` within the scope; every card re-checked against it; the search logged."""
+        query = clean_query(query)
+        if not 1 <= top_per_group <= MAX_TOP_PER_GROUP:
+            raise ServiceError(f"top_per_group must be between 1 and {MAX_TOP_PER_GROUP}, got {top_per_group}")
+        allowed = self.universes_for(universes)
+        started = time.perf_counter()
+        response = self.engine.search_v2(query, universes=allowed, top_per_group=top_per_group)
+        response = self._enforce_scope(response, allowed)
+        latency_ms = (time.perf_counter() - started) * 1000
+        self._count("search", latency_ms)
+        if self.usage_log is not None:
+            self.usage_log.record_search(channel=channel, session_id=session_id, query=query, universes=allowed,
+                                         slide_ids=card_ids(response), latency_ms=latency_ms)
+        return response
+
+    def explain(self, query: Query, slide_ids: Sequence[str], *, channel: str,
+                session_id: str | None = None) -> list[Explanation]:
+        """``engine.explain`` for known, in-scope ids (in one batch); the request noted on the logged search."""
+        query = clean_query(query)
+        if not slide_ids:
+            raise ServiceError("give at least one slide id to explain")
+        if len(slide_ids) > MAX_EXPLAIN_IDS:
+            raise ServiceError(f"at most {MAX_EXPLAIN_IDS} slide ids per explain call, got {len(slide_ids)}")
+        ids = self.check_slide_ids(slide_ids)
+        started = time.perf_counter()
+        explanations = self.engine.explain(query, ids)
+        self._count("explain", (time.perf_counter() - started) * 1000)
+        if self.usage_log is not None:
+            self.usage_log.record_explanations(session_id=session_id, query=query, slide_ids=ids)
+        return explanations
+
+    def assemble(self, slide_ids: Sequence[str] | None = None, query: Query | None = None, *,
+                 sections: Sequence[str] | None = None, max_slides: int = 12, title: str | None = None,
+                 universes: Sequence[str] | None = None, out: Path | None = None, channel: str,
+                 session_id: str | None = None) -> AssembleResult:
+        """A deck from ``slide_ids``, or from the top cards of ``sections`` for ``query`` (the one-step form)."""
+        query = clean_query(query) if query else None
+        allowed = self.universes_for(universes)
+        started = time.perf_counter()
+        if slide_ids:
+            ids = self.check_slide_ids(slide_ids)
+        elif query:
+            response = self.search(query, allowed, channel=channel, session_id=session_id)
+            ids = pick_cards(response, sections, max_slides, library=self.library)
+            if not ids:
+                raise ServiceError(f"the search for {query!r} returned no slides in {', '.join(sections or SECTIONS)}")
+        else:
+            raise ServiceError("give slide_ids, or a query to take the top cards from")
+        text = query if isinstance(query, str) or query is None else " | ".join(query)
+        result = assemble(ids, title=title, query=text, library=self.library, out=out, universes=allowed)
+        self._count("assemble", (time.perf_counter() - started) * 1000)
+        return result
+
+    # ----------------------------------------------------------------- scope enforcement
+
+    def _enforce_scope(self, response: SearchResponse, universes: Sequence[str] | None) -> SearchResponse:
+        """The response without any card outside ``universes`` (a guard behind the engine's own scoping)."""
+        if universes is None:
+            return response
+        groups = {name: [c for c in cards if self._in_scope(c.id, universes)] for name, cards in response.groups.items()}
+        dropped = sum(len(cards) for cards in response.groups.values()) - sum(len(cards) for cards in groups.values())
+        if not dropped:
+            return response
+        with self._lock:
+            self._counts["out_of_scope_cards_dropped"] += dropped
+        return response.model_copy(update={"groups": groups})
+
+    # ----------------------------------------------------------------- health and stats
+
+    def _count(self, what: str, latency_ms: float) -> None:
+        with self._lock:
+            self._counts[what] += 1
+            if what == "search":
+                self._latencies.append(latency_ms)
+                del self._latencies[:-LATENCY_WINDOW]
+
+    def count_error(self, status: int) -> None:
+        with self._lock:
+            self._counts[f"errors_{status // 100}xx"] += 1
+
+    def health(self) -> dict[str, Any]:
+        return {"status": "ok", "slides": self.library.n, "embedder": self.library.embedder_name, "scope": self.scope}
+
+    def stats(self) -> dict[str, Any]:
+        """Library counts within the scope (slides, decks, by universe and section) and what this process served."""
+        lib = self.library
+        rows = [r for r, u in enumerate(lib.universes) if self.scope is None or u in self.scope]
+        universes = Counter(lib.universes[r] for r in rows)
+        sections = Counter(SECTIONS[int(lib.sections[r])] for r in rows)
+        with self._lock:
+            counts = dict(self._counts)
+            latencies = sorted(self._latencies)
+        served: dict[str, Any] = {"since": self.started, "uptime_s": round(time.time() - self.started, 1), **counts}
+        if latencies:
+            served["search_latency_ms"] = {
+                "p50": round(_percentile(latencies, 0.50), 2), "p99": round(_percentile(latencies, 0.99), 2),
+                "n": len(latencies),
+            }
+        settings = get_settings()
+        return {
+            "library": {
+                "slides": len(rows), "decks": len({lib.deck_ids[r] for r in rows}),
+                "verified_case_studies": len(lib.master),
+                "universes": dict(sorted(universes.items())),
+                "sections": {s: sections.get(s, 0) for s in SECTIONS},
+                "embedder": lib.embedder_name, "index": str(self.index_path) if self.index_path else None,
+            },
+            "scope": self.scope,
+            "usage_log": bool(self.usage_log is not None and self.usage_log.enabled),
+            "llm": settings.llm,
+            "served": served,
+        }
+
+
+def card_ids(response: SearchResponse) -> list[str]:
+    """Every card id of a response, in section then card order."""
+    return [card.id for card in response.cards()]
+
+
+def _percentile(sorted_values: list[float], q: float) -> float:
+    """Nearest-rank percentile (the definition load-test reports use)."""
+    rank = math.ceil(q * len(sorted_values))
+    return sorted_values[max(0, min(len(sorted_values), rank) - 1)]

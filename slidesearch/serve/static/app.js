@@ -1,0 +1,201 @@
+// The SlideSearch page: one search box, grouped cards, a batched "Why this?", and a deck tray.
+// Plain browser JavaScript served as a static file; every value from the server is set with
+// textContent, never parsed as HTML.
+"use strict";
+
+const state = {
+  query: null,          // what the shown results were ranked for (string or list of angles)
+  cards: new Map(),     // slide id -> card element, in display order
+  explained: false,     // explanations for the shown cards were fetched
+  deck: [],             // slide ids in the order they were added
+  session: sessionId(),
+};
+
+function sessionId() {
+  let id = sessionStorage.getItem("seek-session");
+  if (!id) {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    id = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    sessionStorage.setItem("seek-session", id);
+  }
+  return id;
+}
+
+const $ = (id) => document.getElementById(id);
+
+function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (key === "dataset") Object.assign(node.dataset, value);
+    else if (key in node) node[key] = value;
+    else node.setAttribute(key, value);
+  }
+  for (const child of children) if (child != null) node.append(child);
+  return node;
+}
+
+function setStatus(text, isError = false) {
+  const status = $("status");
+  status.textContent = text;
+  status.classList.toggle("error", isError);
+}
+
+async function api(path, body) {
+  const headers = { "Content-Type": "application/json", "X-Seek-Channel": "page" };
+  const token = sessionStorage.getItem("seek-token");
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const response = await fetch(path, { method: "POST", headers, body: JSON.stringify(body) });
+  if (response.status === 401) {
+    $("token").hidden = false;
+    $("token-label").hidden = false;
+    throw new Error("This server needs an API token: enter it next to the Search button and try again.");
+  }
+  if (!response.ok) {
+    let message = `${response.status} ${response.statusText}`;
+    try { message = (await response.json()).error || message; } catch (_) { /* not JSON */ }
+    throw new Error(message);
+  }
+  return response;
+}
+
+function readQuery() {
+  const angles = $("query").value.split("\n").map((line) => line.trim()).filter(Boolean);
+  return angles.length <= 1 ? (angles[0] || "") : angles;
+}
+
+async function search(event) {
+  event.preventDefault();
+  const token = $("token").value.trim();
+  if (token) sessionStorage.setItem("seek-token", token);
+  const query = readQuery();
+  if (!query) { setStatus("Type what you are looking for first.", true); return; }
+  const universes = $("universes").value.split(",").map((u) => u.trim()).filter(Boolean);
+  setStatus("Searching…");
+  $("search").disabled = true;
+  try {
+    const response = await api("/search", {
+      query, universes: universes.length ? universes : null, session_id: state.session,
+    });
+    render(query, await response.json());
+  } catch (error) {
+    setStatus(error.message, true);
+  } finally {
+    $("search").disabled = false;
+  }
+}
+
+function render(query, data) {
+  state.query = query;
+  state.cards = new Map();
+  state.explained = false;
+  const results = $("results");
+  results.replaceChildren();
+  const coverage = $("coverage");
+  coverage.hidden = !data.coverage_note;
+  coverage.textContent = data.coverage_note || "";
+  let shown = 0;
+  for (const [section, cards] of Object.entries(data.groups)) {
+    if (!cards.length) continue;
+    const grid = el("div", { className: "cards" });
+    for (const card of cards) {
+      if (state.cards.has(card.id)) continue;
+      const node = renderCard(card);
+      state.cards.set(card.id, node);
+      grid.append(node);
+      shown += 1;
+    }
+    results.append(el("section", { className: "group", dataset: { section } },
+      el("h2", {}, section, " ", el("span", { className: "count" }, `(${cards.length})`)), grid));
+  }
+  setStatus(shown ? `${shown} cards for ${Array.isArray(query) ? query.join(" · ") : query}` : "No results.");
+}
+
+function renderCard(card) {
+  const inDeck = state.deck.includes(card.id);
+  const why = el("button", { type: "button", className: "secondary why", textContent: "Why this?" });
+  why.addEventListener("click", () => explain());
+  const add = el("button", { type: "button", className: "secondary add", textContent: inDeck ? "In deck" : "Add to deck" });
+  add.setAttribute("aria-pressed", String(inDeck));
+  add.addEventListener("click", () => toggleDeck(card.id));
+  const deck = [card.deck_name, card.slide_number != null ? `slide ${card.slide_number}` : null]
+    .filter(Boolean).join(" · ");
+  return el("article", { className: `card${inDeck ? " in-deck" : ""}`, dataset: { id: card.id, verified: String(card.verified) } },
+    el("h3", { textContent: card.title || "(untitled slide)" }),
+    el("div", { className: "deck", textContent: deck }),
+    el("p", { className: "preview", textContent: card.preview }),
+    el("div", { className: "meta" },
+      card.verified ? el("span", { className: "badge", textContent: "Verified" }) : null,
+      el("span", { className: "score", textContent: `score ${card.score.toFixed(3)}` })),
+    el("div", { className: "explanation", hidden: true }),
+    el("div", { className: "actions" }, why, card.verified ? null : add));
+}
+
+async function explain() {
+  if (state.explained) return;
+  const ids = Array.from(state.cards.keys());
+  setStatus("Explaining…");
+  document.querySelectorAll("button.why").forEach((b) => { b.disabled = true; });
+  try {
+    const response = await api("/explain", { query: state.query, slide_ids: ids, session_id: state.session });
+    const data = await response.json();
+    for (const item of data.explanations) {
+      const card = state.cards.get(item.slide_id);
+      if (!card) continue;
+      const box = card.querySelector(".explanation");
+      box.textContent = item.explanation;
+      box.hidden = false;
+    }
+    state.explained = true;
+    setStatus(`Explained ${data.explanations.length} cards.`);
+  } catch (error) {
+    setStatus(error.message, true);
+    document.querySelectorAll("button.why").forEach((b) => { b.disabled = false; });
+  }
+}
+
+function toggleDeck(id) {
+  const at = state.deck.indexOf(id);
+  if (at >= 0) state.deck.splice(at, 1); else state.deck.push(id);
+  const card = state.cards.get(id);
+  if (card) {
+    const inDeck = at < 0;
+    card.classList.toggle("in-deck", inDeck);
+    const add = card.querySelector("button.add");
+    add.setAttribute("aria-pressed", String(inDeck));
+    add.textContent = inDeck ? "In deck" : "Add to deck";
+  }
+  updateTray();
+}
+
+function updateTray() {
+  const n = state.deck.length;
+  $("deck-count").textContent = `Deck: ${n} slide${n === 1 ? "" : "s"}`;
+  $("download").disabled = n === 0;
+  $("clear-deck").disabled = n === 0;
+}
+
+async function download() {
+  setStatus("Building the deck…");
+  try {
+    const query = state.query == null ? null : state.query;
+    const response = await api("/assemble", { slide_ids: state.deck, query, session_id: state.session });
+    const blob = await response.blob();
+    const url = URL.createObjectURL(blob);
+    const link = el("a", { href: url, download: "seek-deck.pptx" });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+    setStatus(`Deck downloaded: ${state.deck.length} slides (+ Sources).`);
+  } catch (error) {
+    setStatus(error.message, true);
+  }
+}
+
+function clearDeck() {
+  for (const id of [...state.deck]) toggleDeck(id);
+}
+
+$("search-form").addEventListener("submit", search);
+$("download").addEventListener("click", download);
+$("clear-deck").addEventListener("click", clearDeck);

@@ -1,0 +1,190 @@
+"""The serving layer's shared service, and the small library every serving test runs on.
+
+The other serving tests (HTTP, MCP, browser, CLI) load ``SERVE_SLIDES`` and
+``build_index`` from this file with ``load_serve_corpus()`` so there is one corpus.
+"""
+
+from pathlib import Path
+
+import pytest
+
+from slidesearch.engine import SlideSearch
+from slidesearch.library import Library
+from slidesearch.model import Slide, VerifiedCaseStudy
+from slidesearch.serve.service import ServiceError, SlideService
+from slidesearch.serve.usage_log import UsageLog
+
+
+def _slide(slide_id, folder, deck, number, title, text, content_type="content"):
+    return Slide(slide_id=slide_id, deck_id=deck.rsplit(".", 1)[0], deck_name=deck, folder=folder,
+                 slide_number=number, title=title, text=text, content_type=content_type)
+
+
+SERVE_SLIDES = [
+    _slide("d1", "/DAAIS/Collateral/Analytics", "Retail Analytics v2.pptx", 1, "Customer analytics for retail banks",
+           "Segment customers by lifetime value and next best action. Customer analytics programme in 12 weeks."),
+    _slide("d2", "/DAAIS/Collateral/Analytics", "Retail Analytics v2.pptx", 2, "Churn prediction dashboard",
+           "Weekly churn risk by segment, revenue at risk, retention campaign uplift.", "dashboard"),
+    _slide("d3", "/DAAIS/Clients/Banking", "Bank Fraud Case Study.pptx", 4, "Case study: fraud detection for a tier-1 bank",
+           "Real-time fraud detection models reduced false positives by 35% and saved $4.2M a year.", "case_study"),
+    _slide("d4", "/DAAIS/Collateral/Compliance", "Compliance Automation.pptx", 2,
+           "Our approach to regulatory compliance automation",
+           "Four-step framework: map obligations, automate controls, monitor, report to regulators.", "framework"),
+    _slide("d5", "/DAAIS/Collateral/Capabilities", "Data Engineering Overview.pptx", 3, "Data engineering capabilities",
+           "Cloud data platforms, pipelines, data quality and governance for analytics teams."),
+    _slide("d6", "/DAAIS/Team", "Leadership Profiles.pptx", 1, "Anand S, co-founder",
+           "Profile: Anand S leads data science and analytics strategy; 20 years in consulting.", "team"),
+    _slide("d7", "/DAAIS/Collateral/Awards", "Recognition 2025.pptx", 1, "Analyst recognition",
+           "Named a leader in the Everest Group PEAK Matrix for analytics services."),
+    _slide("d8", "/DAAIS/Proposals", "Proposal Template.pptx", 9, "Scope of work and payment terms",
+           "Fixed-fee engagement, payment terms net 30 days, milestones and acceptance."),
+    _slide("d9", "/DAAIS/Collateral/Analytics", "Retail Analytics v1.pptx", 1, "Customer analytics for retail banks",
+           "Segment customers by lifetime value and next best action. Customer analytics programme in 10 weeks."),
+    _slide("s1", "/S&R/Clients/Asset Management", "BlackRock Case Study.pptx", 2,
+           "Case study: BlackRock capital call automation",
+           "Automated capital call notices and investor reporting; cut processing time by 60%.", "case_study"),
+    _slide("s2", "/S&R/Collateral", "Fund Analytics.pptx", 1, "Fund administration analytics",
+           "Dashboards for NAV, fees and investor flows across funds.", "dashboard"),
+    _slide("s3", "/S&R/Collateral", "Fund Analytics.pptx", 2, "Customer analytics for asset managers",
+           "Investor segmentation and customer analytics for distribution teams."),
+    _slide("s4", "/S&R/Collateral", "Reporting Framework.pptx", 1, "Investor reporting framework",
+           "Quarterly reporting process, data controls and sign-off workflow.", "framework"),
+    _slide("e1", "/EdTech/Collateral", "Learning Analytics.pptx", 1, "Learning analytics dashboards",
+           "Cohort dashboards, engagement and completion tracking for online courses.", "dashboard"),
+    _slide("e2", "/EdTech/Clients", "University Case Study.pptx", 3, "Case study: adaptive learning for a university",
+           "Adaptive learning paths raised course completion by 18% across 40,000 students.", "case_study"),
+    _slide("e3", "/EdTech/Collateral", "Learning Analytics.pptx", 2, "Customer analytics for EdTech platforms",
+           "Learner segmentation, customer analytics and retention for EdTech subscriptions."),
+    _slide("e4", "/EdTech/Collateral", "Curriculum Design.pptx", 1, "Curriculum design approach",
+           "Outcome-based curriculum design in five steps with faculty workshops.", "framework"),
+]
+
+SERVE_MASTER = [
+    VerifiedCaseStudy(row_id="m1", client="Tier-1 bank", use_case="Fraud detection",
+                      title="Fraud detection at a tier-1 bank", summary="Cut false positives by 35%, saving $4.2M."),
+]
+
+
+def build_library() -> Library:
+    return Library.from_slides(SERVE_SLIDES, SERVE_MASTER, embedder="fast")
+
+
+def build_index(home: Path) -> Path:
+    """Save the serving corpus as ``home/slides/index`` (the default index) and return its path."""
+    index = home / "slides" / "index"
+    index.parent.mkdir(parents=True, exist_ok=True)
+    build_library().save(index)
+    return index
+
+
+@pytest.fixture(scope="module")
+def engine() -> SlideSearch:
+    return SlideSearch(build_library())
+
+
+@pytest.fixture()
+def log(tmp_path) -> UsageLog:
+    return UsageLog(tmp_path / "library.db")
+
+
+def _ids(response) -> list[str]:
+    return [card.id for card in response.cards()]
+
+
+def _universe(engine, slide_id) -> str:
+    return engine.library.universes[engine.library.id_to_row[slide_id]]
+
+
+class TestScope:
+    def test_unscoped_request_searches_everything_it_asks_for(self, engine):
+        service = SlideService(engine)
+        assert service.universes_for(None) is None
+        assert service.universes_for(["daais", "EdTech"]) == ["DAAIS", "EdTech"]
+
+    def test_scope_is_intersected_into_every_request(self, engine):
+        service = SlideService(engine, scope=["EdTech", "S&R"])
+        assert service.universes_for(None) == ["EdTech", "S&R"]
+        assert service.universes_for(["DAAIS", "EdTech"]) == ["EdTech"]
+
+    def test_request_wholly_outside_the_scope_is_refused_not_widened(self, engine):
+        service = SlideService(engine, scope=["EdTech"])
+        with pytest.raises(ServiceError, match="outside this server's scope; it serves EdTech"):
+            service.universes_for(["DAAIS"])
+
+    def test_unknown_universe_lists_the_known_ones(self, engine):
+        with pytest.raises(ServiceError, match="the library has DAAIS, EdTech, S&R"):
+            SlideService(engine, scope=["Pharma"])
+
+    def test_scoped_search_returns_only_in_scope_slides(self, engine):
+        service = SlideService(engine, scope=["EdTech"])
+        response = service.search("customer analytics", ["DAAIS", "EdTech"], channel="test")
+        ids = _ids(response)
+        assert ids and {_universe(engine, i) for i in ids if not i.startswith("verified:")} == {"EdTech"}
+        assert response.universes == ["EdTech"]
+
+    def test_cards_outside_the_scope_are_dropped_even_if_the_engine_returns_them(self, engine):
+        class LeakyEngine:
+            library = engine.library
+
+            def search_v2(self, query, universes=None, top_per_group=15):
+                return engine.search_v2(query, None, top_per_group)
+
+        service = SlideService(LeakyEngine(), scope=["S&R"])
+        response = service.search("customer analytics", channel="test")
+        assert _ids(response) and all(_universe(engine, i) == "S&R" for i in _ids(response) if i[0] != "v")
+        assert service.stats()["served"]["out_of_scope_cards_dropped"] > 0
+
+    def test_explain_refuses_unknown_and_out_of_scope_ids(self, engine):
+        service = SlideService(engine, scope=["EdTech"])
+        with pytest.raises(ServiceError) as err:
+            service.explain("customer analytics", ["e3", "d1", "zz"], channel="test")
+        assert "unknown slide ids: zz" in str(err.value) and "outside this server's scope: d1" in str(err.value)
+
+
+class TestCalls:
+    def test_search_is_the_engines_response(self, engine):
+        service = SlideService(engine)
+        served = service.search("customer analytics", channel="test")
+        assert served == engine.search_v2("customer analytics")
+
+    def test_search_and_explain_are_logged(self, engine, log):
+        service = SlideService(engine, usage_log=log)
+        response = service.search(["fraud detection", "regulatory compliance"], channel="http", session_id="s1")
+        shown = _ids(response)[:3]
+        explanations = service.explain(["fraud detection", "regulatory compliance"], shown, channel="http",
+                                       session_id="s1")
+        assert [e.slide_id for e in explanations] == shown
+        (record,) = log.records()
+        assert record.query == ["fraud detection", "regulatory compliance"] and record.slide_ids == _ids(response)
+        assert record.explained_ids == shown and record.channel == "http" and record.latency_ms > 0
+
+    def test_empty_and_oversized_queries_are_refused(self, engine):
+        service = SlideService(engine)
+        with pytest.raises(ServiceError, match="query is empty"):
+            service.search(["  ", ""], channel="test")
+        with pytest.raises(ServiceError, match="at most 1000 characters"):
+            service.search("x" * 1001, channel="test")
+        with pytest.raises(ServiceError, match="top_per_group"):
+            service.search("analytics", top_per_group=0, channel="test")
+
+    def test_verified_rows_can_be_explained(self, engine):
+        service = SlideService(engine)
+        (explanation,) = service.explain("fraud detection case study", ["verified:m1"], channel="test")
+        assert explanation.slide_id == "verified:m1"
+
+    def test_assemble_from_a_query_takes_the_named_sections(self, engine):
+        service = SlideService(engine, scope=["DAAIS"])
+        result = service.assemble(query="fraud detection case study", sections=["Case Studies"], max_slides=2,
+                                  channel="test")
+        assert [s.slide_id for s in result.slides][:1] == ["d3"]
+        assert all(_universe(engine, s.slide_id) == "DAAIS" for s in result.slides)
+
+    def test_assemble_refuses_out_of_scope_ids(self, engine):
+        service = SlideService(engine, scope=["DAAIS"])
+        with pytest.raises(ServiceError, match="outside this server's scope: e1"):
+            service.assemble(["d1", "e1"], channel="test")
+
+    def test_stats_count_the_scope_only(self, engine):
+        stats = SlideService(engine, scope=["S&R"]).stats()
+        assert stats["library"]["slides"] == 4 and stats["library"]["universes"] == {"S&R": 4}
+        assert stats["scope"] == ["S&R"]
