@@ -82,9 +82,10 @@ DEFAULT_SECTION = "Capabilities & Overview"
 _CARVE_OUT_EXEMPT = frozenset({"Case Studies", "Team & Credentials"})
 
 _RECOGNITION_TITLE = re.compile(
-    r"\b(awards?|award[- ]winning|recogni[sz](?:ed|ing|tion)|analyst|gartner|forrester|everest group|idc|isg|"
-    r"magic quadrant|peak matrix|marketscape|wave\b|why choose us|why us\b|why partner with us|accolades?|"
-    r"rankings?|named (?:a|as) (?:leader|major contender))",
+    r"\b(awards?|award[- ]winning|accolades|recogni[sz]ed (?:as|by|in|for)|(?:analyst|industry) recognition|"
+    r"awards? (?:and|&) recognition|gartner|forrester|everest group|idc marketscape|isg provider lens|"
+    r"magic quadrant|peak matrix|marketscape|why choose us|why us\b|why partner with us|"
+    r"named (?:a|as) (?:leader|major contender|star performer))",
     re.IGNORECASE,
 )
 _RECOGNITION_TEXT = re.compile(
@@ -93,9 +94,10 @@ _RECOGNITION_TEXT = re.compile(
     re.IGNORECASE,
 )
 _COMMERCIAL_TITLE = re.compile(
-    r"\b(scope of work|statement of work|sow\b|commercials?\b|commercial (?:terms|model|proposal)|pricing|"
-    r"price (?:sheet|schedule)|payment (?:terms|schedule|milestones?)|fee structure|fees\b|rate card|"
-    r"contract(?:ual)? terms|terms (?:and|&) conditions|engagement model|invoic(?:e|ing))",
+    r"\b(scope of work|statement of work|sow\b|commercials\b|commercial (?:terms|model|proposal)|"
+    r"pricing (?:summary|proposal|schedule|options|and payment|& payment)|price (?:sheet|schedule)|"
+    r"payment (?:terms|schedule|milestones?)|fee structure|fees\b|rate card|contract(?:ual)? terms|"
+    r"terms (?:and|&) conditions|invoic(?:e|ing) (?:schedule|terms))",
     re.IGNORECASE,
 )
 _COMMERCIAL_TEXT = re.compile(

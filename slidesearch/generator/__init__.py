@@ -1,0 +1,1 @@
+"""Vocabularies for the synthetic slide-library generator (slidesearch.generate)."""
