@@ -1,7 +1,64 @@
-"""More `seek slides` commands, registered on `cli.slides.app` (kept in their own module so each part of the CLI has one owner)."""
+"""`seek slides assemble`: build a .pptx deck from slide ids or from a query, registered on `cli.slides.app`."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from cli.console import console, fail, print_json
 from cli.slides import app
 
-__all__ = ["app"]
+
+@app.command("assemble")
+def assemble(
+    out: Annotated[Path, typer.Option("--out", help="The .pptx file to write.")],
+    slide_ids: Annotated[list[str] | None, typer.Argument(help="Slide ids in deck order.", show_default=False)] = None,
+    title: Annotated[str | None, typer.Option("--title", help="Adds a cover slide and names the deck.")] = None,
+    query: Annotated[str | None, typer.Option(
+        "--query", help="The query the deck answers (recorded in the deck); without ids, the deck takes its top cards.")] = None,
+    sections: Annotated[str | None, typer.Option(
+        "--sections", help='With --query alone: comma-separated sections, e.g. "Case Studies,Data & Analytics".')] = None,
+    max_slides: Annotated[int | None, typer.Option("--max", help="With --query alone: at most this many slides [12].")] = None,
+    universes: Annotated[str | None, typer.Option("--universes", help="Comma-separated universes to take slides from.")] = None,
+    index: Annotated[Path | None, typer.Option("--index", help="Index directory (default SEEK_HOME/slides/index).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print what happened to each slide as JSON.")] = False,
+) -> None:
+    """Build a deck: `seek slides assemble ID... --out deck.pptx`, or `--query "Q" [--sections ...] [--max 12]`."""
+    from slidesearch.assemble import AssembleError, pick_cards, validate_sections
+    from slidesearch.assemble import assemble as build_deck
+    from slidesearch.library import Library, LibraryError
+
+    if not slide_ids and not query:
+        fail("give slide ids, or --query to take the top cards of a search")
+    if slide_ids and (sections or max_slides is not None):
+        fail("--sections and --max pick cards for --query alone; with slide ids the deck holds exactly those")
+    scope = [u.strip() for u in universes.split(",") if u.strip()] if universes else None
+    try:
+        if slide_ids:
+            library = Library.open(index)
+            ids = list(slide_ids)
+        else:
+            from slidesearch.engine import SlideSearch
+
+            wanted = validate_sections(sections.split(",")) if sections else None
+            engine = SlideSearch.open(index)
+            library = engine.library
+            response = engine.search_v2(query or "", universes=scope)
+            ids = pick_cards(response, wanted, 12 if max_slides is None else max_slides, library=library)
+            if not ids:
+                fail(f"the search for {query!r} returned no slides in {', '.join(wanted) if wanted else 'any section'}")
+        result = build_deck(ids, title=title, query=query, library=library, out=out, universes=scope)
+    except (AssembleError, LibraryError) as exc:
+        fail(str(exc))
+    if as_json:
+        print_json(result.model_dump(mode="json"))
+        return
+    table = Table("#", "slide", "deck", "how", "why", show_lines=False)
+    for note in result.slides:
+        table.add_row(str(note.position), note.slide_id, f"{note.deck_name} · {note.slide_number}", note.mode, note.reason)
+    console.print(table)
+    console.print(f"wrote {result.path} ({result.n_slides} slides: {len(result.copied)} copied, "
+                  f"{len(result.rendered_as_text)} as text) in {result.seconds:.2f} s")

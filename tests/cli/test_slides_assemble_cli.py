@@ -1,0 +1,101 @@
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from pptx import Presentation
+from typer.testing import CliRunner
+
+from cli.main import app
+
+runner = CliRunner()
+
+
+def _said(result) -> str:
+    """The command's output with rich's line wrapping undone."""
+    return " ".join(result.output.split())
+TEST_ASSEMBLE = Path(__file__).resolve().parents[1] / "slidesearch" / "test_assemble.py"
+
+
+def _build_decks(root: Path):
+    """The source decks of tests/slidesearch/test_assemble.py (text, table, picture, notes, a chart), by path."""
+    if "assemble_decks" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("assemble_decks", TEST_ASSEMBLE)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        sys.modules["assemble_decks"] = module
+    return sys.modules["assemble_decks"]._build_decks(root)
+
+
+@pytest.fixture()
+def library(tmp_path, monkeypatch):
+    """Decks and a JSONL file ingested and indexed through `seek slides ingest`, as a user would."""
+    monkeypatch.setenv("SEEK_EMBEDDER", "fast")
+    root = tmp_path / "library"
+    _build_decks(root)
+    (root / "generated.jsonl").write_text(json.dumps({
+        "slide_id": "gen-3", "deck_id": "gen", "deck_name": "Generated V1.pptx", "folder": "/EdTech/Decks",
+        "slide_number": 3, "title": "Learning analytics", "text": "Cohort dashboards for online courses",
+        "content_type": "dashboard"}) + "\n")
+    result = runner.invoke(app, ["slides", "ingest", str(root)])
+    assert result.exit_code == 0, result.output
+    return root
+
+
+WIDE = "daais-collateral-retail-analytics-v2_Slide_{}"
+CLASSIC = "s-r-proposals-banking-proposal_Slide_{}"
+
+
+class TestAssembleIds:
+    def test_writes_the_deck_in_order_with_the_query_recorded(self, library, tmp_path):
+        out = tmp_path / "deck.pptx"
+        result = runner.invoke(app, ["slides", "assemble", WIDE.format(2), "gen-3", CLASSIC.format(1), "--out", str(out),
+                                     "--title", "Rate card pitch", "--query", "rate card", "--json"])
+        assert result.exit_code == 0, result.output
+        report = json.loads(result.output)
+        assert [s["mode"] for s in report["slides"]] == ["copied", "text", "copied"]
+        prs = Presentation(str(out))
+        titles = [s.shapes.title.text if s.shapes.title is not None else "" for s in prs.slides]
+        assert titles == ["Rate card pitch", "Rate card", "Learning analytics", "Two ways to start", "Sources"]
+        assert prs.core_properties.subject == "rate card"
+
+    def test_unknown_ids_fail_listing_them_and_write_nothing(self, library, tmp_path):
+        out = tmp_path / "deck.pptx"
+        result = runner.invoke(app, ["slides", "assemble", WIDE.format(1), "ghost-1", "--out", str(out)])
+        assert result.exit_code == 1
+        assert "unknown slide ids: ghost-1" in _said(result)
+        assert not out.exists()
+
+    def test_ids_outside_the_universes_fail(self, library, tmp_path):
+        result = runner.invoke(app, ["slides", "assemble", CLASSIC.format(2), "--universes", "DAAIS",
+                                     "--out", str(tmp_path / "d.pptx")])
+        assert result.exit_code == 1 and CLASSIC.format(2) in _said(result)
+
+    def test_needs_ids_or_a_query(self, library, tmp_path):
+        result = runner.invoke(app, ["slides", "assemble", "--out", str(tmp_path / "d.pptx")])
+        assert result.exit_code == 1 and "give slide ids, or --query" in _said(result)
+
+    def test_sections_only_go_with_a_query_alone(self, library, tmp_path):
+        result = runner.invoke(app, ["slides", "assemble", "gen-3", "--sections", "Other", "--out", str(tmp_path / "d.pptx")])
+        assert result.exit_code == 1 and "--query alone" in _said(result)
+
+    def test_missing_index_says_how_to_build_it(self, tmp_path):
+        result = runner.invoke(app, ["slides", "assemble", "x", "--out", str(tmp_path / "d.pptx")])
+        assert result.exit_code == 1 and "seek slides index" in _said(result)
+
+
+class TestAssembleQuery:
+    def test_takes_the_top_cards_of_the_named_sections(self, library, tmp_path):
+        out = tmp_path / "deck.pptx"
+        result = runner.invoke(app, ["slides", "assemble", "--query", "learning analytics dashboards",
+                                     "--sections", "Data & Analytics", "--max", "1", "--out", str(out), "--json"])
+        assert result.exit_code == 0, result.output
+        report = json.loads(result.output)
+        assert len(report["slides"]) == 1 and report["query"] == "learning analytics dashboards"
+        assert len(Presentation(str(out)).slides) == 2
+
+    def test_unknown_section_lists_the_valid_ones(self, library, tmp_path):
+        result = runner.invoke(app, ["slides", "assemble", "--query", "analytics", "--sections", "Case Study",
+                                     "--out", str(tmp_path / "d.pptx")])
+        assert result.exit_code == 1 and "valid sections: Case Studies" in _said(result)
