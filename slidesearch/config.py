@@ -1,0 +1,108 @@
+"""Every tunable of the SlideSearch pipeline, in one pydantic model.
+
+Defaults are the seed's numbers (``shared/seeds/000_cb7e9c1aeedef8bd.txt``) unless a
+field's description says it was chosen here by measurement; the measurements are in
+docs/EXPERIMENT_LOG.md. A config is immutable so one engine can serve many threads.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+#: Longest angle the engine reads, in characters. MiniLM reads 128 tokens (about 500-600
+#: characters) and the static embedder averages tokens, so text past this point only adds
+#: BM25 noise; a pasted document is cut here rather than rejected.
+MAX_ANGLE_CHARS = 1000
+#: Most angles one request may carry; more are merged into the last one (a brief is not a batch job).
+MAX_ANGLES = 8
+
+PrimaryFusion = Literal["blend", "rrf", "dense_rrf"]
+
+
+class SearchConfig(BaseModel):
+    """The pipeline's numbers. ``primary_fusion`` picks the 07a fusion; the rest follow the seed."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    # 07a primary pass
+    primary_fusion: PrimaryFusion = Field(
+        default="blend",
+        description="blend: min-max blend of dense and BM25 per angle (chosen by measurement); "
+        "rrf: weighted RRF of dense and BM25 per angle; dense_rrf: the seed's dense-only RRF over angles.",
+    )
+    rrf_k: int = Field(default=60, ge=0, description="RRF k (Cormack et al. 2009; the seed's RRF_K).")
+    dense_weight: float = Field(default=0.5, ge=0.0, description="Weight of the dense voter in blend / rrf.")
+    bm25_weight: float = Field(default=0.5, ge=0.0, description="Weight of the BM25 voter in blend / rrf.")
+    title_weight: float = Field(
+        default=0.0,
+        ge=0.0,
+        description="Extra BM25 weight for query words found in the slide title (0 = off).",
+    )
+    primary_depth: int = Field(default=300, ge=1, description="Hits each voter contributes per angle.")
+
+    # 05 expansion
+    expansion_cap: int = Field(default=10, ge=0, description="Most expansion terms kept (seed: 10).")
+    taxonomy_cutoff: float = Field(default=0.68, description="Taxonomy cosine cutoff (seed: 0.68).")
+    taxonomy_candidates: int = Field(default=300, ge=0, description="Taxonomy terms considered (seed: 300).")
+    world_expansion_cutoff: float = Field(
+        default=0.5, description="LLM suggestion cosine cutoff (seed: 0.5)."
+    )
+
+    # 06b rarity detectors
+    rarity_reference_count: int = Field(default=300, ge=1, description="T at 122,623 slides (seed: 300).")
+
+    # 07b boost
+    boost_cap: float = Field(default=0.35, ge=0.0, description="Largest lift over primary (seed: +35%).")
+    zero_primary_share: float = Field(
+        default=0.5,
+        gt=0.0,
+        lt=1.0,
+        description="A zero-primary slide's boost-only score as a share of the weakest primary hit, at most.",
+    )
+
+    # 08 multipliers
+    entity_boost: float = Field(
+        default=1.5, ge=1.0, description="Rare entity / phrase / person match (seed: 1.5)."
+    )
+    recency_max: float = Field(default=0.25, ge=0.0, description="Newest deck's lift (seed example: 1.244).")
+    low_content_weight: float = Field(
+        default=0.4, gt=0.0, le=1.0, description="Low-content types: cut by over half."
+    )
+    content_rich_chars: int = Field(
+        default=300, ge=0, description="A low-content type with this much text is exempt."
+    )
+
+    # 09-12
+    near_duplicate_threshold: float = Field(
+        default=0.90, gt=0.0, le=1.0, description="Union-find cosine (seed)."
+    )
+    global_deck_cap: int = Field(default=2, ge=1, description="Appearances of one canonical deck (seed: 2).")
+    floor: float = Field(
+        default=0.15, ge=0.0, lt=1.0, description="Share of the best score kept (seed: 15%)."
+    )
+
+    # 13-14
+    section_deck_cap: int = Field(default=2, ge=1, description="Slides per deck per section (seed: 2).")
+    master_min_similarity: float = Field(
+        default=0.45,
+        ge=-1.0,
+        le=1.0,
+        description="Least cosine for a verified master-sheet row to be blended in.",
+    )
+    master_decay: float = Field(
+        default=0.01, gt=0.0, lt=0.1, description="Each further verified row sits this share lower."
+    )
+    section_cap: int = Field(default=15, ge=1, description="Cards per section (seed: 15).")
+    global_cap: int = Field(default=50, ge=1, description="Cards per response (seed: 50).")
+
+    # engine
+    max_angle_chars: int = Field(default=MAX_ANGLE_CHARS, ge=16)
+    max_angles: int = Field(default=MAX_ANGLES, ge=1)
+
+    @model_validator(mode="after")
+    def _some_voter(self) -> SearchConfig:
+        if self.dense_weight + self.bm25_weight <= 0:
+            raise ValueError("dense_weight + bm25_weight must be positive")
+        return self

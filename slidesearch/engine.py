@@ -1,0 +1,243 @@
+"""SlideSearch: the pipeline of spec steps 03-17 as an ordered list of stages, plus retrieve and explain.
+
+Read ``SlideSearch._stages`` top to bottom: it is the spec's numbered list. Each stage
+is a small object with ``run(state) -> state`` (``slidesearch.pipeline``). The engine is
+read-only after construction and safe to share between threads.
+
+Input limits: an empty or whitespace query raises ``EmptyQueryError`` (a ValueError);
+each angle is cut at ``SearchConfig.max_angle_chars`` (1,000 characters) on a word
+boundary and at most ``max_angles`` (8) angles are kept separate. Text in any script is
+accepted: words the library does not hold are named by the coverage note and the dense
+voter still ranks by meaning.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from slidesearch.config import SearchConfig
+from slidesearch.explain import ExplainItem, explain_items
+from slidesearch.library import Library
+from slidesearch.model import SECTIONS
+from slidesearch.pipeline.boost import BoostPass
+from slidesearch.pipeline.caps import Caps
+from slidesearch.pipeline.classify import CaseStudiesSafetyNet, Classify, ExclusionCarveOut
+from slidesearch.pipeline.context import SearchContext
+from slidesearch.pipeline.coverage import CoverageCheck
+from slidesearch.pipeline.deckcap import GlobalDeckCap
+from slidesearch.pipeline.dedup import ExactDedup, NearDuplicateDedup
+from slidesearch.pipeline.entity_slot import EntitySlot
+from slidesearch.pipeline.expand import Expand
+from slidesearch.pipeline.floor import RelevanceFloor
+from slidesearch.pipeline.master import MasterBlend
+from slidesearch.pipeline.multipliers import Multipliers
+from slidesearch.pipeline.names import DetectNames
+from slidesearch.pipeline.normalise import EmptyQueryError, NormaliseAngles
+from slidesearch.pipeline.order import OrderSections
+from slidesearch.pipeline.prefilter import Prefilter
+from slidesearch.pipeline.primary import PrimaryPass
+from slidesearch.pipeline.quantified import QuantifiedGate
+from slidesearch.pipeline.sections import GroupSections
+from slidesearch.pipeline.state import Candidate, SearchState, Stage, StageCount
+from slidesearch.response import Card, Explanation, ScoreFactors, SearchResponse, StageTrace
+
+__all__ = ["EmptyQueryError", "SearchConfig", "SlideSearch"]
+
+
+class AllSlides:
+    """The retrieval-only pool: every slide in scope, no section filter (used by ``retrieve``)."""
+
+    name = "06 whole library"
+
+    def __init__(self, context: SearchContext) -> None:
+        self.context = context
+
+    def run(self, state: SearchState) -> SearchState:
+        return replace(state, pool=np.flatnonzero(self.context.scope_mask(state.universes)).astype(np.int64))
+
+
+class SlideSearch:
+    """Grouped, ranked, deduplicated search over a slide library (see the module docstring)."""
+
+    def __init__(self, library: Library | None = None, config: SearchConfig | None = None, llm: Any = None) -> None:
+        from llm_adapters import get_model
+
+        self.library = library if library is not None else Library.open()
+        self.config = config or SearchConfig()
+        self.model = get_model(llm) if llm is None or isinstance(llm, str) else llm
+        self.context = SearchContext(self.library, self.config, self.model)
+        ctx, cfg = self.context, self.config
+        self._stages: list[Stage] = [
+            NormaliseAngles(cfg.max_angle_chars, cfg.max_angles),  # 03
+            Classify(ctx),                                          # 04
+            ExclusionCarveOut(),                                    # 04b
+            CaseStudiesSafetyNet(),                                 # 04
+            Expand(ctx),                                            # 05
+            DetectNames(ctx),                                       # 06b (feeds 06)
+            Prefilter(ctx),                                         # 06
+            PrimaryPass(ctx),                                       # 07a
+            BoostPass(ctx),                                         # 07b
+            Multipliers(ctx),                                       # 08
+            ExactDedup(ctx),                                        # 09
+            NearDuplicateDedup(ctx),                                # 10
+            GlobalDeckCap(ctx),                                     # 11
+            RelevanceFloor(cfg.floor),                              # 12
+            GroupSections(ctx),                                     # 13
+            MasterBlend(ctx),                                       # 13
+            QuantifiedGate(ctx),                                    # 13
+            Caps(cfg.section_cap, cfg.global_cap),                  # 14
+            EntitySlot(ctx),                                        # 14b
+            OrderSections(),                                        # 15
+            CoverageCheck(ctx),                                     # 16
+        ]
+        self._retrieval_stages: list[Stage] = [
+            NormaliseAngles(cfg.max_angle_chars, cfg.max_angles),
+            DetectNames(ctx),
+            AllSlides(ctx),
+            PrimaryPass(ctx),
+            Multipliers(ctx),
+        ]
+
+    @classmethod
+    def open(cls, path: Path | None = None, config: SearchConfig | None = None, llm: Any = None) -> SlideSearch:
+        """An engine over the saved library at ``path`` (default ``SEEK_HOME/slides/index``)."""
+        return cls(Library.open(path), config=config, llm=llm)
+
+    @property
+    def stage_names(self) -> list[str]:
+        return [stage.name for stage in self._stages]
+
+    # ------------------------------------------------------------------ running
+
+    def _run(self, stages: Sequence[Stage], state: SearchState) -> tuple[SearchState, list[StageCount]]:
+        counts: list[StageCount] = []
+        n = self.library.n
+        for stage in stages:
+            before = state.size(n)
+            start = time.perf_counter()
+            state = stage.run(state)
+            counts.append(StageCount(stage.name, before, state.size(n), (time.perf_counter() - start) * 1000))
+        return state, counts
+
+    def _check_universes(self, universes: Sequence[str] | None) -> tuple[str, ...] | None:
+        if universes is None:
+            return None
+        if isinstance(universes, str):
+            universes = [universes]
+        wanted = tuple(dict.fromkeys(u.strip() for u in universes if u and u.strip()))
+        return wanted or None
+
+    def run_state(self, query: str | Sequence[str], universes: Sequence[str] | None = None,
+                  top_per_group: int = 15) -> tuple[SearchState, list[StageCount]]:
+        """The final state and per-stage counts (for tests, traces and the eval harness)."""
+        if top_per_group < 1:
+            raise ValueError(f"top_per_group must be at least 1, got {top_per_group}")
+        angles = (query,) if isinstance(query, str) else tuple(query)
+        state = SearchState(angles=angles, universes=self._check_universes(universes), top_per_group=top_per_group)
+        return self._run(self._stages, state)
+
+    def search_v2(self, query: str | list[str], universes: list[str] | None = None, top_per_group: int = 15,
+                  trace: bool = False) -> SearchResponse:
+        """Spec steps 03-17 for one request; universe scope enforced here for every entry point."""
+        state, counts = self.run_state(query, universes, top_per_group)
+        return self._response(state, counts if trace else None)
+
+    def retrieve(self, query: str, k: int = 10) -> list[tuple[str, float]]:
+        """The retrieval stages alone (03, 06b, whole-library pool, 07a, 08): the best ``k`` slide ids with scores.
+
+        No sections, dedup, caps or floor: this is what the harness scores on SlideVQA,
+        Cranfield and CISI, where every document is a candidate answer.
+        """
+        state, _ = self._run(self._retrieval_stages, SearchState(angles=(query,)))
+        return [(self.library.ids[c.row], c.score) for c in state.candidates[:k]]
+
+    # ------------------------------------------------------------------ output
+
+    def card(self, cand: Candidate) -> Card:
+        lib = self.library
+        factors = ScoreFactors(
+            primary=cand.primary, boost=cand.boost, fusion=cand.fusion, folder=cand.folder, type=cand.type,
+            recency=cand.recency, entity=cand.entity, held_below_primary=cand.held_below_primary,
+            similarity=cand.similarity if cand.verified else None,
+        )
+        if cand.master >= 0:
+            row = lib.master[cand.master]
+            return Card(
+                id=f"verified:{row.row_id}", title=row.title or f"{row.client}: {row.use_case}".strip(": "),
+                deck_name="Verified case studies (master sheet)", section=cand.section, own_section=cand.section,
+                score=cand.score, factors=factors, preview=row.summary[:200], verified=True,
+                client=row.client or None, use_case=row.use_case or None,
+            )
+        r = cand.row
+        return Card(
+            id=lib.ids[r], title=lib.titles[r], deck_name=lib.deck_names[r], section=cand.section,
+            own_section=lib.section_of(r), score=cand.score, factors=factors, preview=lib.previews[r],
+            guaranteed=cand.guaranteed, deck_id=lib.deck_ids[r], slide_number=int(lib.slide_numbers[r]),
+            folder=lib.folders[r], universe=lib.universes[r],
+        )
+
+    def _response(self, state: SearchState, counts: list[StageCount] | None) -> SearchResponse:
+        groups = {s: [self.card(c) for c in cards] for s, cards in (state.groups or {}).items()}
+        paths = set(state.llm_steps.values()) - {"not needed"}
+        llm = self.model.id if any(p not in {"offline"} for p in paths) else "offline"
+        return SearchResponse(
+            query=" | ".join(state.angles), angles=list(state.angles),
+            universes=list(state.universes) if state.universes else None, intents=list(state.intents),
+            search_types=list(state.search_types), answer_sections=list(state.answer_sections),
+            excluded_sections=[s for s in SECTIONS if s in state.excluded], client=state.client,
+            use_case=state.use_case, expanded_terms=list(state.expansion), entity_terms=list(state.entity_terms),
+            quantified_demand=list(state.quantified_demand), groups=groups,
+            total_matches=sum(len(v) for v in groups.values()), coverage_note=state.coverage_note,
+            uncovered_terms=list(state.uncovered_terms), notes=list(state.notes), llm=llm,
+            llm_steps=dict(state.llm_steps),
+            trace=[StageTrace(stage=c.stage, candidates_in=c.candidates_in, candidates_out=c.candidates_out,
+                              ms=round(c.ms, 3)) for c in counts] if counts is not None else None,
+        )
+
+    # ------------------------------------------------------------------ explain
+
+    def _snippet_for(self, card: Card) -> str:
+        if card.verified:
+            row = next((m for m in self.library.master if f"verified:{m.row_id}" == card.id), None)
+            return row.document[:600] if row else card.preview
+        return self.library.snippets[self.library.id_to_row[card.id]]
+
+    def explain_response(self, response: SearchResponse, ids: Sequence[str] | None = None) -> list[Explanation]:
+        """Explanations for a response's cards (all, or those in ``ids``), ranked query and 600-char snippets."""
+        cards = [c for c in response.cards() if ids is None or c.id in set(ids)]
+        items = [ExplainItem(card=c, snippet=self._snippet_for(c)) for c in cards]
+        return explain_items(response.query, items, self.model, response.expanded_terms)
+
+    def explain(self, query: str | list[str], slide_ids: Sequence[str]) -> list[Explanation]:
+        """"Why this?" for ``slide_ids`` under ``query``, in the order given.
+
+        The query is run through the pipeline so each card carries the factors it was
+        ranked with; an id the response does not show is explained from its own text
+        with no score factors. An unknown id is a ValueError naming it.
+        """
+        unknown = [i for i in slide_ids if i not in self.library.id_to_row and not i.startswith("verified:")]
+        if unknown:
+            raise ValueError(f"unknown slide id(s): {', '.join(unknown)}")
+        state, _ = self.run_state(query)
+        response = self._response(state, None)
+        shown = {c.id: c for c in response.cards()}
+        scored = {self.library.ids[c.row]: c for c in state.scored if c.row >= 0}
+        cards: list[Card] = []
+        for sid in slide_ids:
+            if sid in shown:
+                cards.append(shown[sid])
+            elif sid in scored:
+                cards.append(self.card(scored[sid]))
+            elif sid in self.library.id_to_row:
+                row = self.library.id_to_row[sid]
+                cards.append(self.card(Candidate(row=row, section=self.library.section_of(row))))
+            else:
+                raise ValueError(f"verified row {sid} is not in the response for this query")
+        items = [ExplainItem(card=c, snippet=self._snippet_for(c)) for c in cards]
+        return explain_items(response.query, items, self.model, response.expanded_terms)

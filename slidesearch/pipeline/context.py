@@ -1,0 +1,105 @@
+"""What every stage shares for one engine: the library, the config, the LLM and arrays derived once.
+
+Derived arrays (universe codes, folder kinds, type weights, recency factors) are
+computed lazily on first use and then read by every request, so a stage's ``run``
+stays a few numpy operations. The query-embedding cache is bounded and guarded by a
+lock because one engine serves many threads.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from core.embed import Embedder
+from core.lexical import analyse
+from core.rarity import scaled_threshold
+from core.text import punctuation_insensitive
+from slidesearch.config import SearchConfig
+from slidesearch.model import SECTIONS
+
+if TYPE_CHECKING:
+    from slidesearch.library import Library
+
+_EMBED_CACHE_SIZE = 4096
+
+
+class SearchContext:
+    """The library, config and model one engine runs with, plus per-library derived arrays."""
+
+    def __init__(self, library: Library, config: SearchConfig, model: Any) -> None:
+        self.library = library
+        self.config = config
+        self.model = model
+        self._embed_cache: OrderedDict[str, NDArray[np.float32]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    @property
+    def n(self) -> int:
+        return int(self.library.n)
+
+    @cached_property
+    def embedder(self) -> Embedder:
+        return self.library.embedder()
+
+    def embed(self, texts: Sequence[str]) -> NDArray[np.float32]:
+        """L2-normalised vectors for ``texts``, from a small LRU cache where possible."""
+        with self._lock:
+            missing = [t for t in dict.fromkeys(texts) if t not in self._embed_cache]
+        if missing:
+            fresh = self.embedder.encode(missing)
+            with self._lock:
+                for text, vec in zip(missing, fresh, strict=True):
+                    self._embed_cache[text] = vec
+                while len(self._embed_cache) > _EMBED_CACHE_SIZE:
+                    self._embed_cache.popitem(last=False)
+        with self._lock:
+            rows = [self._embed_cache.get(t) for t in texts]
+        if any(r is None for r in rows):  # evicted by another thread in between: embed directly
+            return self.embedder.encode(list(texts))
+        if not rows:
+            return np.zeros((0, self.library.vectors.shape[1]), dtype=np.float32)
+        return np.stack(rows).astype(np.float32, copy=False)
+
+    @cached_property
+    def section_names(self) -> list[str]:
+        return [SECTIONS[int(i)] for i in self.library.sections]
+
+    @cached_property
+    def universe_array(self) -> NDArray[np.str_]:
+        return np.asarray(self.library.universes, dtype=object)
+
+    @cached_property
+    def rarity_threshold(self) -> int:
+        """T of spec 06b: 300 slides at 122,623, scaled with corpus size (core.rarity.scaled_threshold)."""
+        return scaled_threshold(self.n, reference_count=self.config.rarity_reference_count)
+
+    def scope_mask(self, universes: Sequence[str] | None) -> NDArray[np.bool_]:
+        """True for slides inside the universe scope (everything when no scope is given)."""
+        if not universes:
+            return np.ones(self.n, dtype=bool)
+        return np.isin(self.universe_array, list(universes))
+
+    def literal_rows(self, term: str) -> NDArray[np.int64]:
+        """Slides whose title + snippet contains ``term`` as whole words (punctuation-insensitive).
+
+        Candidates come from the BM25 index (a non-zero score means the word is there), so
+        only the few slides holding every word are string-checked for the exact phrase.
+        """
+        words = analyse(term)
+        if not words:
+            return np.zeros(0, dtype=np.int64)
+        hits = np.ones(self.n, dtype=bool)
+        for word in words:
+            hits &= self.library.bm25.scores([word]) != 0
+        rows = np.flatnonzero(hits)
+        needle = f" {punctuation_insensitive(term)} "
+        snippets = self.library.snippets
+        kept = [r for r in rows.tolist() if needle in f" {punctuation_insensitive(snippets[r])} "]
+        return np.asarray(kept, dtype=np.int64)

@@ -1,0 +1,130 @@
+"""Spec step 08: final score = fusion x folder x type x recency x entity, every factor kept on the card.
+
+* Folder weight: intent x folder kind. The seed publishes one value (capability x
+  Collateral = 3.0) and the shape (a slide's folder says what kind of material it is);
+  the rest of the table follows that shape: the folder made for an intent's material
+  gets the top weight, related folders a smaller lift, anything else 1.0.
+* Type weight: intent x content type (seed: capability x dashboard = 1.3). Known
+  low-content types (title, agenda, dividers, closing, blank, image) are cut by more than
+  half (``low_content_weight``) unless the slide carries ``content_rich_chars`` of text.
+* Recency: 1 + recency_max x (deck year's position between the library's oldest and
+  newest deck); unknown dates get 1.0. Mild by design (seed example: 1.244).
+* Entity: 1.5 when the slide's title / snippet literally contains a 06b term.
+
+With several intents a slide takes the best weight any of them gives it. A slide with no
+primary score is then held just below the weakest slide that has one (07b's promise
+survives the multipliers).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from functools import cached_property
+
+import numpy as np
+
+from slidesearch.pipeline.context import SearchContext
+from slidesearch.pipeline.state import SearchState
+
+#: Folder kinds, matched on the folder path (first match wins).
+FOLDER_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("collateral", re.compile(r"collateral|brochure|one[- ]pager|marketing", re.I)),
+    ("demo", re.compile(r"\bdemos?\b", re.I)),
+    ("case_study", re.compile(r"case[ _-]?stud|success[ _-]?stor|references?", re.I)),
+    ("proposal", re.compile(r"proposal|rfp|pitch|bids?\b|sow", re.I)),
+    ("client", re.compile(r"clients?\b|accounts?\b|engagements?", re.I)),
+    ("methodology", re.compile(r"method|framework|approach|playbook|delivery", re.I)),
+    ("capability", re.compile(r"capabilit|solutions?|offerings?|services|practice", re.I)),
+)
+
+FOLDER_WEIGHTS: dict[str, dict[str, float]] = {
+    "capability": {"collateral": 3.0, "capability": 2.0, "methodology": 1.3, "proposal": 1.3},
+    "case_study": {"case_study": 3.0, "client": 2.0, "proposal": 1.3, "collateral": 1.3},
+    "approach": {"methodology": 3.0, "proposal": 2.0, "capability": 1.3, "collateral": 1.3},
+    "collateral": {"collateral": 3.0, "capability": 1.3},
+    "demo": {"demo": 3.0, "collateral": 1.3},
+}
+
+TYPE_WEIGHTS: dict[str, dict[str, float]] = {
+    "capability": {"dashboard": 1.3, "chart": 1.2, "overview": 1.2, "content": 1.1, "framework": 1.1},
+    "case_study": {"case_study": 1.3, "testimonial": 1.2, "dashboard": 1.1, "chart": 1.1},
+    "approach": {"framework": 1.3, "process": 1.3, "methodology": 1.3, "diagram": 1.2, "timeline": 1.2},
+    "collateral": {"overview": 1.3, "content": 1.1, "award": 1.1},
+    "demo": {"dashboard": 1.3, "image": 1.1, "chart": 1.1},
+}
+
+LOW_CONTENT_TYPES = frozenset({"title", "agenda", "section_header", "closing", "blank", "image"})
+
+
+def folder_kind(folder: str) -> str:
+    """The kind of material a folder holds, by name; "other" when nothing matches."""
+    for kind, pattern in FOLDER_KINDS:
+        if pattern.search(folder):
+            return kind
+    return "other"
+
+
+def best_weight(table: dict[str, dict[str, float]], intents: tuple[str, ...], key: str) -> float:
+    return max((table.get(i, {}).get(key, 1.0) for i in intents), default=1.0)
+
+
+class Multipliers:
+    """08: multiply each candidate's fusion score by its folder, type, recency and entity factors."""
+
+    name = "08 multipliers"
+
+    def __init__(self, context: SearchContext) -> None:
+        self.context = context
+
+    @cached_property
+    def _folder_kinds(self) -> list[str]:
+        cache: dict[str, str] = {}
+        return [cache.setdefault(f, folder_kind(f)) for f in self.context.library.folders]
+
+    @cached_property
+    def _recency(self) -> np.ndarray:
+        years = np.asarray(self.context.library.deck_years, dtype=np.float64)
+        known = years[np.isfinite(years)]
+        out = np.ones(years.size, dtype=np.float64)
+        if known.size and known.max() > known.min():
+            position = (years - known.min()) / (known.max() - known.min())
+            out = np.where(np.isfinite(years), 1.0 + self.context.config.recency_max * position, 1.0)
+        return out
+
+    def type_weight(self, row: int, intents: tuple[str, ...]) -> float:
+        lib, cfg = self.context.library, self.context.config
+        ctype = lib.content_types[row]
+        if ctype in LOW_CONTENT_TYPES and len(lib.texts[row]) < cfg.content_rich_chars:
+            return cfg.low_content_weight
+        return best_weight(TYPE_WEIGHTS, intents, ctype)
+
+    def run(self, state: SearchState) -> SearchState:
+        cfg = self.context.config
+        intents = state.intents or ("capability",)
+        kinds, recency = self._folder_kinds, self._recency
+        out = []
+        for c in state.candidates:
+            folder = best_weight(FOLDER_WEIGHTS, intents, kinds[c.row])
+            typ = self.type_weight(c.row, intents)
+            rec = float(recency[c.row])
+            ent = cfg.entity_boost if c.row in state.entity_rows else 1.0
+            out.append(replace(c, folder=folder, type=typ, recency=rec, entity=ent,
+                               score=c.fusion * folder * typ * rec * ent))
+        out = hold_below_primary(out)
+        out.sort(key=lambda c: (-c.score, c.row))
+        return replace(state, candidates=tuple(out), scored=tuple(out))
+
+
+def hold_below_primary(cands: list) -> list:
+    """Scale boost-only candidates (primary 0) so the best of them sits just under the weakest primary hit.
+
+    Scaling all of them by one factor keeps their own order; the factors stay on the card
+    and ``held_below_primary`` marks the cut.
+    """
+    weakest = min((c.score for c in cands if c.primary > 0), default=None)
+    held = [c.score for c in cands if c.primary <= 0]
+    if weakest is None or not held or max(held) < weakest:
+        return cands
+    factor = weakest * (1 - 1e-3) / max(held)
+    return [replace(c, score=c.score * factor, held_below_primary=True) if c.primary <= 0 else c for c in cands]

@@ -1,0 +1,108 @@
+"""Spec step 06b: is the query naming something specific? Three deterministic rarity detectors.
+
+1. Word: a non-generic query word found in 1..T slides.
+2. Person: only when the query says profile / resume / bio / who is, the capitalised name
+   spans in it. The first word's capital is grammar, not evidence, so a span starting at
+   the first word counts only when it runs on into a second capitalised word
+   ("Anand S profile" -> "anand s"; "Who is Naveen Gattu" -> "naveen gattu"). Person names
+   are not rarity-gated: a co-founder can appear in hundreds of slides (seed).
+3. Phrase: adjacent 2-3-word phrases of non-generic words found in 1..T slides
+   ("capital call reporting": no rare word, but "capital call" is in 50 of 122,623).
+
+T is ``core.rarity.scaled_threshold`` (300 at 122,623 slides, about 0.24%). Every term
+found widens the pool (06), earns the 1.5x entity factor (08) and may claim the
+guaranteed slot (14b).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+import numpy as np
+
+from core.rarity import DocFreqTable
+from core.text import ENGLISH_STOPWORDS, ngrams, stoplist, tokenize
+from slidesearch.pipeline.context import SearchContext
+from slidesearch.pipeline.state import SearchState
+
+GENERIC = stoplist()
+PERSON_TRIGGER = re.compile(r"\b(profiles?|resumes?|r[eé]sum[eé]s?|bios?|biograph(?:y|ies)|who\s+is|who's|cv)\b", re.I)
+_TRIGGER_WORDS = frozenset({"profile", "profiles", "resume", "resumes", "résumé", "bio", "bios", "biography",
+                            "who", "is", "cv", "of", "the"})
+_WORD = re.compile(r"[^\W\d_][\w'’.\-]*", re.UNICODE)
+
+
+def content_words(angle: str) -> list[str]:
+    """The angle's words without English stopwords and generic business terms."""
+    return tokenize(angle, GENERIC)
+
+
+def rare_words(angle: str, table: DocFreqTable, threshold: int) -> list[str]:
+    """Detector 1: non-generic words in 1..threshold slides."""
+    return table.rare_terms(content_words(angle), threshold)
+
+
+def rare_phrases(angle: str, table: DocFreqTable, threshold: int) -> list[str]:
+    """Detector 3: adjacent 2-3-word phrases of non-generic words in 1..threshold slides.
+
+    Adjacency is counted after English stopwords are dropped, as in the library's phrase
+    table ("payment of the capital call" holds "capital call"); a phrase with a generic
+    business word in it is skipped.
+    """
+    spans = ngrams(tokenize(angle, ENGLISH_STOPWORDS), (2, 3))
+    return table.rare_terms((p for p in spans if not set(p.split()) & GENERIC), threshold)
+
+
+def person_names(angle: str) -> list[str]:
+    """Detector 2: capitalised name spans, only when the query asks for a profile / bio / resume / who is."""
+    if not PERSON_TRIGGER.search(angle):
+        return []
+    words = [w.rstrip(".,;:!?") for w in _WORD.findall(angle)]
+    spans: list[list[tuple[int, str]]] = [[]]
+    for i, word in enumerate(words):
+        if word and word[0].isupper() and word.lower() not in _TRIGGER_WORDS:
+            spans[-1].append((i, word))
+        elif spans[-1]:
+            spans.append([])
+    names: list[str] = []
+    for span in spans:
+        if not span or (span[0][0] == 0 and len(span) == 1):
+            continue
+        name = " ".join(tokenize(" ".join(w for _, w in span)))
+        if name and name not in names:
+            names.append(name)
+    return names
+
+
+class DetectNames:
+    """06b: union of the three detectors over every angle, plus the in-scope slides that literally match."""
+
+    name = "06b detect names"
+
+    def __init__(self, context: SearchContext) -> None:
+        self.context = context
+
+    def run(self, state: SearchState) -> SearchState:
+        table, threshold = self.context.library.rarity, self.context.rarity_threshold
+        terms: list[str] = []
+        for angle in state.angles:
+            for term in (*rare_words(angle, table, threshold), *person_names(angle),
+                         *rare_phrases(angle, table, threshold)):
+                if term not in terms:
+                    terms.append(term)
+        if not terms:
+            return state
+        scope = self.context.scope_mask(state.universes)
+        rows: set[int] = set()
+        kept: list[str] = []
+        for term in terms:
+            matches = [r for r in self.context.literal_rows(term).tolist() if scope[r]]
+            if matches:
+                kept.append(term)
+                rows.update(matches)
+        return replace(state, entity_terms=tuple(kept), entity_rows=frozenset(rows))
+
+
+def entity_row_array(state: SearchState) -> np.ndarray:
+    return np.fromiter(sorted(state.entity_rows), dtype=np.int64, count=len(state.entity_rows))

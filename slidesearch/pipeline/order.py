@@ -1,0 +1,22 @@
+"""Spec step 15: sections ordered by their own best score; empty sections last, still listed."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from slidesearch.model import SECTIONS
+from slidesearch.pipeline.state import SearchState
+
+
+class OrderSections:
+    """15: cards best-first inside each section, sections by their best card; ties keep the spec's order."""
+
+    name = "15 order sections"
+
+    def run(self, state: SearchState) -> SearchState:
+        if state.groups is None:
+            return state
+        groups = {s: tuple(sorted(cards, key=lambda c: -c.score)) for s, cards in state.groups.items()}
+        order = sorted(groups, key=lambda s: (not groups[s], -(groups[s][0].score if groups[s] else 0.0),
+                                              SECTIONS.index(s)))
+        return replace(state, groups={s: groups[s] for s in order})

@@ -1,0 +1,38 @@
+"""Spec step 13 (grouping): the eight sections, only those with a heading, at most 2 slides per deck in each."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from slidesearch.model import SECTIONS
+from slidesearch.pipeline.context import SearchContext
+from slidesearch.pipeline.deckcap import cap_per_deck
+from slidesearch.pipeline.state import SearchState
+
+
+class GroupSections:
+    """13: each candidate goes to its own section (content type + carve-outs, computed at load).
+
+    Only ``answer_sections`` get a heading; a slide of a section that was searched but not
+    headed is dropped here. If that would leave no card at all while candidates exist, the
+    sections those candidates belong to get headings instead (standing rule: never turn a
+    non-empty pool into an empty response).
+    """
+
+    name = "13 group sections"
+
+    def __init__(self, context: SearchContext) -> None:
+        self.context = context
+
+    def run(self, state: SearchState) -> SearchState:
+        headed = [s for s in SECTIONS if s in state.answer_sections] or list(SECTIONS)
+        notes = state.notes
+        if state.candidates and not any(c.section in headed for c in state.candidates):
+            headed = [s for s in SECTIONS if any(c.section == s for c in state.candidates)]
+            notes = (*notes, "nothing matched in the sections asked for; showing the sections that did match")
+        decks, cap = self.context.library.canonical_decks, self.context.config.section_deck_cap
+        groups = {
+            section: cap_per_deck(tuple(c for c in state.candidates if c.section == section), decks, cap)
+            for section in headed
+        }
+        return replace(state, groups=groups, notes=notes)

@@ -1,0 +1,104 @@
+"""The state one request carries through the stages, and the card each candidate becomes.
+
+Stages never mutate a state: each returns ``dataclasses.replace(state, ...)``, so a test
+can run one stage on a hand-built state and compare before with after. A candidate
+keeps every factor of its score (spec step 08) so the explainer and the eval reports
+read them instead of recomputing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Protocol
+
+import numpy as np
+from numpy.typing import NDArray
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One ranked item: a slide (``row`` >= 0) or a verified master-sheet row (``master`` >= 0).
+
+    ``score`` = ``fusion`` x ``folder`` x ``type`` x ``recency`` x ``entity``, except that a
+    slide without a primary score is held just below the weakest slide with one
+    (``held_below_primary``), and verified rows get a score below the weakest real case
+    study (``verified``).
+    """
+
+    row: int = -1
+    master: int = -1
+    section: str = ""
+    primary: float = 0.0
+    boost: float = 0.0
+    fusion: float = 0.0
+    folder: float = 1.0
+    type: float = 1.0
+    recency: float = 1.0
+    entity: float = 1.0
+    score: float = 0.0
+    held_below_primary: bool = False
+    verified: bool = False
+    guaranteed: bool = False
+    similarity: float = 0.0
+
+    def with_score(self, score: float) -> Candidate:
+        return replace(self, score=float(score))
+
+
+@dataclass(frozen=True)
+class StageCount:
+    """How many candidates went into a stage and came out (the seed's "how much gets filtered out")."""
+
+    stage: str
+    candidates_in: int
+    candidates_out: int
+    ms: float
+
+
+@dataclass(frozen=True)
+class SearchState:
+    """Everything decided so far for one request."""
+
+    angles: tuple[str, ...]
+    universes: tuple[str, ...] | None = None
+    top_per_group: int = 15
+    intents: tuple[str, ...] = ()
+    search_types: tuple[str, ...] = ()
+    answer_sections: tuple[str, ...] = ()
+    excluded: frozenset[str] = frozenset()
+    client: str | None = None
+    use_case: str | None = None
+    expansion: tuple[str, ...] = ()
+    entity_terms: tuple[str, ...] = ()
+    entity_rows: frozenset[int] = frozenset()
+    pool: NDArray[np.int64] | None = None
+    query_vectors: NDArray[np.float32] | None = None
+    candidates: tuple[Candidate, ...] = ()
+    scored: tuple[Candidate, ...] = ()
+    groups: dict[str, tuple[Candidate, ...]] | None = None
+    quantified_demand: tuple[str, ...] = ()
+    uncovered_terms: tuple[str, ...] = ()
+    coverage_note: str | None = None
+    llm_steps: dict[str, str] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+
+    def size(self, library_size: int) -> int:
+        """Candidates alive at this point: cards once grouped, else candidates, else the pool, else the library."""
+        if self.groups is not None:
+            return sum(len(cards) for cards in self.groups.values())
+        if self.candidates:
+            return len(self.candidates)
+        if self.pool is not None:
+            return int(self.pool.size)
+        return library_size
+
+    def with_llm_step(self, step: str, path: str) -> dict[str, str]:
+        return {**self.llm_steps, step: path}
+
+
+class Stage(Protocol):
+    """A pipeline stage: named after its spec step, configured in its constructor."""
+
+    name: str
+
+    def run(self, state: SearchState) -> SearchState: ...
