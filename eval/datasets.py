@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from pathlib import Path
 from typing import Literal
 
@@ -32,17 +31,17 @@ from pydantic import BaseModel, Field
 
 from core.settings import get_settings
 from eval.smart import parse_smart
+from slidesearch.ingest import SLIDEVQA_TEXTS, read_slidevqa
+from slidesearch.model import Slide, VerifiedCaseStudy
 
 SLIDES_DATASETS = ("generated", "slidevqa", "cranfield", "cisi")
 TURNS_DATASETS = ("public-sample", "public-50k", "synthetic-1", "synthetic-2", "synthetic-3")
 LOG_PREFIX = "log:"
 
-GENERATED_SLIDES = 6000
+GENERATED_SLIDES = 5000
 """Big enough for every generator feature (versions, near-dup chains, rare names) to appear,
 small enough that embedding it with MiniLM int8 (~75 slides/s on 2 cores) takes under 2 minutes once."""
-GENERATED_SEED = 8
-
-_SLIDEVQA_ID = re.compile(r"^(?P<deck>.*)-(?P<page>\d+)-1024\.jpg$")
+GENERATED_SEED = 7
 
 
 class DatasetMissing(FileNotFoundError):
@@ -55,17 +54,6 @@ class SourceFile(BaseModel):
     path: str
     sha256: str
     bytes: int
-
-
-class Doc(BaseModel):
-    """A retrievable unit of a collection: an abstract or a slide text."""
-
-    id: str
-    title: str = ""
-    text: str = ""
-    deck: str = ""
-    page: int = 1
-    content_type: str = "content"
 
 
 class LabelledQuery(BaseModel):
@@ -88,11 +76,11 @@ class SlidesDataset(BaseModel):
 
     name: str
     mode: Literal["retrieve", "pipeline"]
-    docs: list[Doc] = Field(default_factory=list)
+    docs: list[Slide] = Field(default_factory=list)
+    master: list[VerifiedCaseStudy] = Field(default_factory=list)
     queries: list[LabelledQuery]
     sources: list[SourceFile]
     params: dict[str, object] = Field(default_factory=dict)
-    library_path: str | None = None
 
     @property
     def labelled(self) -> bool:
@@ -131,12 +119,18 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+def _abstract(collection: str, record_id: str, title: str, text: str) -> Slide:
+    """An abstract as a one-slide deck of its own, so deck caps and dedup never merge two documents."""
+    return Slide(slide_id=record_id, deck_id=f"{collection}-{record_id}", deck_name=f"{collection}-{record_id}",
+                 folder=f"/{collection}", title=title, text=text, content_type="content")
+
+
 def load_cranfield(directory: Path) -> SlidesDataset:
     """Cranfield: 1,400 docs, 225 queries, 1,612 graded judgments (gain = 5 - code; -1 lines dropped)."""
     paths = [directory / "cran.all.1400", directory / "cran.qry", directory / "cranqrel"]
     docs_text, queries_text, qrels_text = (_read(p) for p in paths)
     docs = [
-        Doc(id=r.id, title=_one_line(r.fields.get("T", "")), text=_one_line(r.fields.get("W", "")))
+        _abstract("cranfield", r.id, _one_line(r.fields.get("T", "")), _one_line(r.fields.get("W", "")))
         for r in parse_smart(docs_text, terminal=frozenset("W"))
     ]
     # cranqrel numbers queries 1..225 by their position in cran.qry, not by their .I (gotcha 1).
@@ -166,7 +160,7 @@ def load_cisi(directory: Path) -> SlidesDataset:
     paths = [directory / "CISI.ALL", directory / "CISI.QRY", directory / "CISI.REL"]
     docs_text, queries_text, qrels_text = (_read(p) for p in paths)
     docs = [
-        Doc(id=r.id, title=_one_line(r.fields.get("T", "")), text=_one_line(r.fields.get("W", "")))
+        _abstract("cisi", r.id, _one_line(r.fields.get("T", "")), _one_line(r.fields.get("W", "")))
         for r in parse_smart(docs_text)
     ]
     qrels: dict[str, dict[str, float]] = {}
@@ -185,29 +179,25 @@ def load_cisi(directory: Path) -> SlidesDataset:
     )
 
 
-def slidevqa_title(text: str) -> str:
-    """A SlideVQA slide's title: the first non-empty line of its transcription."""
-    return next((line.strip() for line in text.splitlines() if line.strip()), "")
-
-
 def load_slidevqa(directory: Path) -> SlidesDataset:
-    """SlideVQA (VisRAG test subset): 1,284 slide texts, 1,640 questions, evidence slides relevant."""
-    paths = [directory / "slide_vqa_image_to_gpt_text.json", directory / "slide_vqa_question_answer_docid_list.json"]
-    texts = json.loads(_read(paths[0]))
-    questions = json.loads(_read(paths[1]))
-    docs = []
-    for slide_id, text in texts.items():
-        match = _SLIDEVQA_ID.match(slide_id)
-        if not match:
-            raise ValueError(f"SlideVQA slide id does not parse as <deck>-<page>-1024.jpg: {slide_id}")
-        docs.append(Doc(id=slide_id, title=slidevqa_title(text), text=text, deck=match["deck"], page=int(match["page"])))
-    queries = [
-        LabelledQuery(id=f"q{i}", text=q["question"], qrels=dict.fromkeys(q["docid"], 1.0))
-        for i, q in enumerate(questions)
-    ]
+    """SlideVQA (VisRAG test subset): 1,284 slide texts, 1,640 questions, evidence slides relevant.
+
+    The slides are read by ``slidesearch.ingest.read_slidevqa``, exactly as ``seek slides ingest
+    --dataset slidevqa`` reads them, so the harness and the engine's own CLI see the same library.
+    """
+    paths = [directory / SLIDEVQA_TEXTS, directory / "slide_vqa_question_answer_docid_list.json"]
+    sources = [source_file(p) for p in paths]
+    docs = read_slidevqa(directory.parent)
+    known = {d.slide_id for d in docs}
+    queries = []
+    for i, q in enumerate(json.loads(_read(paths[1]))):
+        missing = [d for d in q["docid"] if d not in known]
+        if missing:
+            raise ValueError(f"SlideVQA question {i} names unknown slide(s): {', '.join(missing)}")
+        queries.append(LabelledQuery(id=f"q{i}", text=q["question"], qrels=dict.fromkeys(q["docid"], 1.0)))
     return SlidesDataset(
-        name="slidevqa", mode="retrieve", docs=docs, queries=queries,
-        sources=[source_file(p) for p in paths], params={"relevant": "evidence slides", "gain": "binary"},
+        name="slidevqa", mode="retrieve", docs=docs, queries=queries, sources=sources,
+        params={"relevant": "evidence slides", "gain": "binary"},
     )
 
 

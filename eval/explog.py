@@ -34,9 +34,9 @@ def log_line(record: RunRecord, change: str) -> str:
     return "| " + " | ".join(c.replace("|", "/").replace("\n", " ") for c in cells) + " |\n"
 
 
-def append_log(record: RunRecord, change: str, path: Path = EXPERIMENT_LOG) -> str:
-    """Append the run's row to the experiment log and return it."""
+def append_log(record: RunRecord, change: str, path: Path | None = None) -> str:
+    """Append the run's row to the experiment log (default docs/EXPERIMENT_LOG.md) and return it."""
     line = log_line(record, change)
-    with path.open("a", encoding="utf-8") as fh:
+    with (path or EXPERIMENT_LOG).open("a", encoding="utf-8") as fh:
         fh.write(line)
     return line

@@ -10,7 +10,6 @@ from eval.datasets import (
     load_query_log,
     load_slides_dataset,
     load_slidevqa,
-    slidevqa_title,
     suite_datasets,
 )
 
@@ -33,7 +32,7 @@ def slidevqa(shared_data):
 class TestCranfield:
     def test_counts_match_the_readme(self, cranfield):
         assert len(cranfield.docs) == 1400
-        assert [d.id for d in cranfield.docs[:3]] == ["1", "2", "3"]
+        assert [d.slide_id for d in cranfield.docs[:3]] == ["1", "2", "3"]
         assert len(cranfield.queries) == 225
         assert sum(len(q.qrels) for q in cranfield.queries) == 1612
         assert all(1 <= len(q.qrels) <= 39 for q in cranfield.queries)
@@ -50,7 +49,7 @@ class TestCranfield:
 
     def test_doc_240_keeps_its_body_after_stray_markers(self, cranfield):
         doc = cranfield.docs[239]
-        assert doc.id == "240"
+        assert doc.slide_id == "240" and doc.deck_id == "cranfield-240"
         assert "application to turbulent separations" in doc.text
         assert doc.text.endswith("laminar separated flow .")
 
@@ -76,19 +75,15 @@ class TestSlideVqa:
         assert len(slidevqa.docs) == 1284
         assert len(slidevqa.queries) == 1640
         assert sum(len(q.qrels) for q in slidevqa.queries) == 2148
-        assert len({d.deck for d in slidevqa.docs}) == 379
+        assert len({d.deck_id for d in slidevqa.docs}) == 379
 
     def test_deck_and_page_parse_from_the_right(self, slidevqa):
-        doc = next(d for d in slidevqa.docs if d.id.endswith("science-33-3-1024.jpg"))
-        assert doc.deck.endswith("science-33") and doc.page == 3
+        doc = next(d for d in slidevqa.docs if d.slide_id.endswith("science-33-3-1024.jpg"))
+        assert doc.deck_id.endswith("science-33") and doc.slide_number == 3
 
     def test_hashes_match_the_readme(self, slidevqa):
         assert slidevqa.hashes["slide_vqa_image_to_gpt_text.json"].startswith("6293e4ddf6bb")
         assert slidevqa.hashes["slide_vqa_question_answer_docid_list.json"].startswith("bcad326dc0b2")
-
-
-def test_slidevqa_title_is_first_nonblank_line():
-    assert slidevqa_title("\n  Regions of the Spine  \n• Line") == "Regions of the Spine"
 
 
 class TestQueryLog:

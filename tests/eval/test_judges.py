@@ -53,3 +53,13 @@ class TestLLMJudge:
 def test_prompt_joins_angles_and_numbers_cards():
     prompt = judge_prompt(["fraud detection", "compliance"], _cards(2))
     assert "fraud detection | compliance" in prompt and "[2]" in prompt
+
+
+def test_repeated_judgement_is_served_from_the_llm_cache(tmp_path):
+    from llm_adapters import ResponseCache
+
+    reply = JudgeBatch(verdicts=[JudgeVerdict(verdict="correct"), JudgeVerdict(verdict="wrong")])
+    model = FakeModel([reply], cache=ResponseCache.under(tmp_path))
+    judge = LLMJudge(model)
+    first = judge.judge("q", _cards(2), {})
+    assert judge.judge("q", _cards(2), {}) == first and len(model.requests) == 1

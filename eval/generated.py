@@ -1,0 +1,68 @@
+"""The ``generated`` dataset: the slides library generator's labelled queries over its own library.
+
+Generated once per (size, seed) under ``SEEK_HOME/eval/generated/n<size>-s<seed>/`` by
+``slidesearch.generate.generate_library`` (the code behind ``seek slides generate``),
+into a staging folder renamed into place, then reused; its three files are hashed
+like any other source, so a run records exactly which library it measured.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from core.settings import get_settings
+from eval.datasets import GENERATED_SEED, GENERATED_SLIDES, LabelledQuery, SlidesDataset, source_file
+from slidesearch.ingest import read_master, read_slides_jsonl
+
+FILES = ("slides.jsonl", "master.jsonl", "queries.jsonl")
+
+
+def generated_folder(slides: int = GENERATED_SLIDES, seed: int = GENERATED_SEED) -> Path:
+    """Where the generated library of this size and seed lives (made on first use)."""
+    folder = get_settings().home / "eval" / "generated" / f"n{slides}-s{seed}"
+    if not all((folder / name).is_file() for name in FILES):
+        from slidesearch.generate import generate_library
+
+        staging = folder.with_name(f".{folder.name}.tmp")
+        shutil.rmtree(staging, ignore_errors=True)
+        generate_library(slides, seed, staging)
+        shutil.rmtree(folder, ignore_errors=True)
+        staging.rename(folder)
+    return folder
+
+
+def read_labelled_queries(path: Path) -> list[LabelledQuery]:
+    """The generator's ``queries.jsonl``: query_id, kind, query (text or angles), universes, relevance.
+
+    Relevance grades are 1..3 (3 = what the query is after, 2 = clearly relevant, 1 = related),
+    the scale ``LabelJudge`` maps to correct (>= 2) / 50-50 (1) / wrong.
+    """
+    queries = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        row = json.loads(line)
+        try:
+            queries.append(LabelledQuery(
+                id=str(row["query_id"]), text=row["query"], kind=row.get("kind", ""), universes=row.get("universes"),
+                qrels={k: float(v) for k, v in row["relevance"].items() if float(v) > 0},
+            ))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"{path}:{number}: not a labelled query ({exc})") from exc
+    return queries
+
+
+def load_generated(slides: int = GENERATED_SLIDES, seed: int = GENERATED_SEED) -> SlidesDataset:
+    """Generate (first use) and load the labelled generated library."""
+    folder = generated_folder(slides, seed)
+    library_slides, _, slide_errors = read_slides_jsonl(folder / "slides.jsonl")
+    master, master_errors = read_master(folder / "master.jsonl")
+    if slide_errors or master_errors:
+        raise ValueError(f"generated library at {folder} has bad rows: {(slide_errors + master_errors)[:3]}")
+    return SlidesDataset(
+        name="generated", mode="pipeline", docs=library_slides, master=master,
+        queries=read_labelled_queries(folder / "queries.jsonl"),
+        sources=[source_file(folder / name) for name in FILES], params={"slides": slides, "seed": seed},
+    )

@@ -1,0 +1,224 @@
+"""Run one slides-suite dataset through the SlideSearch engine and measure it.
+
+``retrieve`` datasets (SlideVQA, Cranfield, CISI) rank every document with the
+engine's retrieval stages alone (``SlideSearch.retrieve``) and report nDCG@10
+(primary), MRR@10, Recall@10 and Recall@k. ``pipeline`` datasets (the generated
+library's labelled queries, user query logs) run the whole ``search_v2``, fetch
+every card's "why this?" and judge each card correct / 50-50 / wrong; with labels
+the primary per-query score is nDCG@10 of the cards in score order, without
+labels it is the mean verdict value (correct 1, 50-50 0.5, wrong 0).
+
+Every query's result count feeds the zero-result gate. Libraries built for a
+dataset are stored under ``SEEK_HOME/eval/libraries/<dataset>-<hash>`` so the
+embedding cost is paid once per (data, embedder).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from core.embed import CachedEmbedder, make_embedder
+from core.settings import get_settings
+from eval.config import SlidesConfig
+from eval.datasets import LabelledQuery, SlidesDataset
+from eval.gates import zero_result_gate
+from eval.judges import UNJUDGED, JudgeCard, LabelJudge, LLMJudge
+from eval.metrics import mean, mrr_at_k, ndcg_at_k, recall_at_k
+from eval.runs import Card, DatasetResult, ItemResult, Usage
+from slidesearch.library import Library
+
+VERDICT_VALUE = {"correct": 1.0, "50-50": 0.5, "wrong": 0.0}
+"""Per-card value for the unlabelled primary score: a 50-50 is half a correct, as the seed's shares weigh it."""
+
+EngineFactory = Callable[[Library, SlidesConfig], Any]
+
+
+def default_engine(library: Library, config: SlidesConfig) -> Any:
+    """The real pipeline with the run's SearchConfig and the settings' LLM (``offline`` by default)."""
+    from llm_adapters import get_model
+    from slidesearch.engine import SlideSearch
+
+    return SlideSearch(library, config=config.search, llm=get_model(get_settings().llm))
+
+
+def _embedder(name: str) -> CachedEmbedder:
+    return CachedEmbedder(make_embedder(name), get_settings().cache_dir / "eval_embeddings.sqlite")
+
+
+def library_for(dataset: SlidesDataset, embedder_name: str) -> Library:
+    """The dataset's library, built from its docs and master rows once per (data, embedder) and stored."""
+    key = hashlib.sha256(("\0".join(sorted(dataset.hashes.values())) + embedder_name).encode()).hexdigest()[:16]
+    folder = get_settings().home / "eval" / "libraries" / f"{dataset.name}-{key}"
+    if (folder / "meta.json").is_file():
+        return Library.open(folder)
+    library = Library.from_slides(dataset.docs, master=dataset.master, embedder=_embedder(embedder_name))
+    staging = folder.with_name(f".{folder.name}.tmp")
+    shutil.rmtree(staging, ignore_errors=True)
+    library.save(staging)
+    shutil.rmtree(folder, ignore_errors=True)
+    staging.rename(folder)
+    return Library.open(folder)
+
+
+def _model_usage(model: Any) -> Usage:
+    usage = getattr(model, "usage", None)
+    if usage is None:
+        return Usage()
+    return Usage(calls=usage.calls, prompt_tokens=usage.prompt_tokens,
+                 completion_tokens=usage.completion_tokens, cost_usd=usage.cost_usd)
+
+
+def _ir_metrics(ranked: Sequence[str], qrels: dict[str, float], depth: int) -> dict[str, float]:
+    return {
+        "ndcg@10": ndcg_at_k(ranked, qrels, 10),
+        "mrr@10": mrr_at_k(ranked, qrels, 10),
+        "recall@10": recall_at_k(ranked, qrels, 10),
+        f"recall@{depth}": recall_at_k(ranked, qrels, depth),
+    }
+
+
+def _summarise_ir(items: list[ItemResult]) -> dict[str, float]:
+    keys = sorted({k for item in items for k in item.metrics})
+    return {k: round(mean([item.metrics[k] for item in items if k in item.metrics]), 6) for k in keys}
+
+
+def _query_text(query: str | list[str]) -> str:
+    return query if isinstance(query, str) else "; ".join(query)
+
+
+def _flatten(response: Any) -> list[Any]:
+    """Every card of a search_v2 response, best score first (the engine's global order, across sections)."""
+    return sorted(response.cards(), key=lambda c: -c.score)
+
+
+def _snippets(library: Library, cards: Sequence[Any]) -> list[str]:
+    """The full 600-character text the judge sees: the slide's indexed snippet, or a verified row's document."""
+    master = {f"verified:{m.row_id}": m.document[:600] for m in library.master} if library.master else {}
+    return [master.get(c.id, c.preview) if c.verified else library.snippets[library.id_to_row[c.id]] for c in cards]
+
+
+def run_slides_dataset(
+    dataset: SlidesDataset, config: SlidesConfig, engine_factory: EngineFactory = default_engine
+) -> DatasetResult:
+    """Measure ``dataset`` with ``config``; never raises for a bad query, records it instead."""
+    started = time.perf_counter()
+    embedder_name = config.embedder or get_settings().embedder
+    library = library_for(dataset, embedder_name)
+    engine = engine_factory(library, config)
+    queries = dataset.queries[: config.max_queries] if config.max_queries else dataset.queries
+    trace_query = config.trace_query or (_query_text(queries[0].text) if queries else None)
+    trace = engine.search_v2(trace_query, trace=True).trace if trace_query else None
+    if dataset.mode == "retrieve":
+        result = _run_retrieve(dataset, queries, config, engine)
+    else:
+        result = _run_pipeline(dataset, queries, config, engine)
+    result.trace = {"query": trace_query, "stages": _plain(trace)} if trace is not None else None
+    result.usage = result.usage.add(_model_usage(getattr(engine, "model", None)))
+    result.params = {**dataset.params, "n_docs": library.n, "embedder": embedder_name, "n_queries": len(queries)}
+    result.seconds = round(time.perf_counter() - started, 3)
+    return result
+
+
+def _plain(trace: Any) -> Any:
+    if hasattr(trace, "model_dump"):
+        return trace.model_dump(mode="json")
+    if isinstance(trace, list):
+        return [_plain(t) for t in trace]
+    return trace
+
+
+def _run_retrieve(dataset: SlidesDataset, queries: list[LabelledQuery], config: SlidesConfig, engine: Any) -> DatasetResult:
+    items = []
+    for q in queries:
+        t0 = time.perf_counter()
+        ranked = [doc_id for doc_id, _ in engine.retrieve(_query_text(q.text), k=config.retrieve_k)]
+        items.append(ItemResult(
+            id=q.id, query=q.text, n_results=len(ranked), score=ndcg_at_k(ranked, q.qrels, 10),
+            metrics=_ir_metrics(ranked, q.qrels, config.retrieve_k), ranked=ranked[:10],
+            seconds=round(time.perf_counter() - t0, 4),
+        ))
+    return DatasetResult(
+        name=dataset.name, suite="slides", mode="retrieve", primary="ndcg@10", sources=dataset.hashes,
+        summary=_summarise_ir(items), items=items, judge="none (IR metrics)",
+        gates=[zero_result_gate({i.id: i.n_results for i in items})], llm="retrieval stages (no LLM)",
+    )
+
+
+def _judge_for(config: SlidesConfig) -> tuple[LabelJudge, LLMJudge | None]:
+    label = LabelJudge()
+    judge_llm = get_settings().judge_llm
+    use_llm = config.judge == "llm" or (config.judge == "auto" and judge_llm != "offline")
+    if not use_llm:
+        return label, None
+    from llm_adapters import get_model
+
+    return label, LLMJudge(get_model(judge_llm), fallback=label)
+
+
+def _run_pipeline(dataset: SlidesDataset, queries: list[LabelledQuery], config: SlidesConfig, engine: Any) -> DatasetResult:
+    label, llm_judge = _judge_for(config)
+    items: list[ItemResult] = []
+    llm_paths: Counter[str] = Counter()
+    for q in queries:
+        t0 = time.perf_counter()
+        response = engine.search_v2(q.text, universes=q.universes, top_per_group=config.top_per_group)
+        llm_paths[str(getattr(response, "llm", "offline"))] += 1
+        cards = _flatten(response)
+        ids = [c.id for c in cards]
+        explanations = (
+            {e.slide_id: e.explanation for e in engine.explain_response(response)} if config.explain and ids else {}
+        )
+        if llm_judge is not None:
+            judge_cards = [
+                JudgeCard(id=c.id, section=c.section, title=c.title, snippet=text, explanation=explanations.get(c.id, ""))
+                for c, text in zip(cards, _snippets(engine.library, cards), strict=True)
+            ]
+            verdicts = llm_judge.judge(q.text, judge_cards, q.qrels)
+        elif q.qrels:
+            verdicts = [(label.verdict(i, q.qrels), label.name) for i in ids]
+        else:
+            verdicts = [(UNJUDGED, UNJUDGED)] * len(ids)
+        judged = [
+            Card(id=i, section=c.section, score=float(c.score), verdict=v, judge=j, explanation=explanations.get(i, ""))
+            for i, c, (v, j) in zip(ids, cards, verdicts, strict=True)
+        ]
+        values = [VERDICT_VALUE[c.verdict] for c in judged if c.verdict in VERDICT_VALUE]
+        metrics = _ir_metrics(ids, q.qrels, config.retrieve_k) if q.qrels else {}
+        if q.qrels:
+            score: float | None = metrics["ndcg@10"]
+        elif values or not ids:
+            score = mean(values)
+        else:
+            score = None
+        items.append(ItemResult(
+            id=q.id, query=q.text, n_results=len(ids), score=score, metrics=metrics, ranked=ids[:10],
+            cards=judged, group=q.kind, seconds=round(time.perf_counter() - t0, 4),
+        ))
+    verdict_counts = Counter(c.verdict for item in items for c in item.cards)
+    wrong_by_section = Counter(c.section for item in items for c in item.cards if c.verdict == "wrong")
+    judged_total = sum(verdict_counts[v] for v in VERDICT_VALUE)
+    summary = _summarise_ir(items)
+    for verdict in VERDICT_VALUE:
+        summary[f"{verdict}_share"] = round(verdict_counts[verdict] / judged_total, 6) if judged_total else 0.0
+    summary["judged_cards"] = float(judged_total)
+    summary["zero_result_queries"] = float(sum(1 for i in items if i.n_results == 0))
+    per_group: dict[str, dict[str, float]] = {}
+    for kind in sorted({i.group for i in items if i.group}):
+        scored = [i.score for i in items if i.group == kind and i.score is not None]
+        per_group[kind] = {"n": float(sum(1 for i in items if i.group == kind)), "primary": round(mean(scored), 6)}
+    usage = Usage()
+    judge_name = label.name if llm_judge is None else llm_judge.name
+    if llm_judge is not None:
+        usage = _model_usage(llm_judge.model)
+    return DatasetResult(
+        name=dataset.name, suite="slides", mode="pipeline", primary="ndcg@10" if dataset.labelled else "verdict_value",
+        sources=dataset.hashes, summary=summary, verdicts=dict(verdict_counts), wrong_by_section=dict(wrong_by_section),
+        per_group=per_group, items=items, judge=judge_name if dataset.labelled or llm_judge else UNJUDGED,
+        gates=[zero_result_gate({i.id: i.n_results for i in items})], usage=usage,
+        llm=", ".join(sorted(llm_paths)) or "offline",
+    )

@@ -1,0 +1,86 @@
+"""Run one Ten Turns dataset through the environment's evaluator and gate its reproducibility.
+
+The official metrics come straight from ``tenturns.evaluate.evaluate_agent``'s
+report. The per-session primary score the agreement gate pairs on is the
+session's share of TechnicalScore: 0.5·hit + 0.3·reciprocal rank +
+0.2·(11 − hit turn)/10 with a miss at turn 11. TechnicalScore is linear in these
+session terms (efficiency is computed from mean MTTC, and clamp is a no-op
+for turns 1..11), so their mean is TechnicalScore before rounding.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from core.settings import get_settings
+from eval.config import TurnsConfig
+from eval.datasets import TurnsDatasetInfo
+from eval.gates import GateResult, reproducibility_gate
+from eval.runs import DatasetResult, ItemResult, Usage
+
+OFFICIAL_METRICS = ("hr10", "mrr", "mttc", "efficiency", "technical_score")
+MISS_TURN = 11
+
+
+def session_score(hit: bool, reciprocal_rank: float, hit_turn: int | None) -> float:
+    """One session's contribution to TechnicalScore (see the module docstring)."""
+    turn = hit_turn if hit and hit_turn is not None else MISS_TURN
+    return 0.5 * float(hit) + 0.3 * reciprocal_rank + 0.2 * (MISS_TURN - turn) / 10
+
+
+def _agent_spec(config: TurnsConfig) -> Any:
+    if not config.options:
+        return config.agent
+    from tenturns.agents import agent_class
+
+    cls = agent_class(config.agent)
+    return lambda catalog_path: cls(catalog_path, **config.options)
+
+
+def official(report: Any) -> dict[str, float]:
+    """The headline metrics of a TurnsReport, as the official evaluator prints them."""
+    return {name: float(getattr(report, name)) for name in OFFICIAL_METRICS}
+
+
+def run_turns_dataset(
+    info: TurnsDatasetInfo, config: TurnsConfig, stored_official: dict[str, float] | None = None
+) -> DatasetResult:
+    """Evaluate the configured agent on ``info``; reproducibility against ``stored_official`` or a second run."""
+    from tenturns.evaluate import evaluate_agent
+
+    settings = get_settings()
+    started = time.perf_counter()
+    report = evaluate_agent(_agent_spec(config), info.catalog_path, info.sessions_path)
+    first = official(report)
+    if config.reproducibility == "stored" and stored_official is not None:
+        gate = reproducibility_gate(stored_official, first)
+        gate = GateResult(name=gate.name, passed=gate.passed, offenders=gate.offenders,
+                          detail=f"against the stored run: {gate.detail}")
+    else:
+        second = official(evaluate_agent(_agent_spec(config), info.catalog_path, info.sessions_path))
+        gate = reproducibility_gate(first, second)
+        gate = GateResult(name=gate.name, passed=gate.passed, offenders=gate.offenders,
+                          detail=f"two runs: {gate.detail}")
+    items = [
+        ItemResult(
+            id=s.sample_id, score=session_score(s.hit, s.reciprocal_rank, s.first_hit_turn), group=s.scenario_type,
+            n_results=int(s.hit), metrics={"hit": float(s.hit), "rr": s.reciprocal_rank,
+                                           "hit_turn": float(s.first_hit_turn or MISS_TURN)},
+        )
+        for s in report.per_session
+    ]
+    per_group = {
+        name: {"n": float(m.n_sessions), "hr10": m.hr10, "mrr": m.mrr, "mttc": float(m.mttc if m.mttc is not None else MISS_TURN)}
+        for name, m in report.per_scenario.items()
+    }
+    return DatasetResult(
+        name=info.name, suite="turns", mode="simulator", primary="session_score", sources=info.hashes,
+        params={"agent": report.agent, "options": config.options, "n_sessions": report.n_sessions,
+                "catalog_path": info.catalog_path, "sessions_path": info.sessions_path,
+                "wall_seconds": report.wall_seconds},
+        summary={**first, "n_sessions": float(report.n_sessions)}, per_group=per_group, items=items, gates=[gate],
+        usage=Usage(prompt_tokens=report.prompt_tokens, completion_tokens=report.completion_tokens),
+        llm=f"phase6:{settings.techjam_phase6_mode}" if settings.phase6_enabled else "offline",
+        judge="simulator", seconds=round(time.perf_counter() - started, 3),
+    )

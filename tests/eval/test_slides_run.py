@@ -1,0 +1,108 @@
+import pytest
+
+from eval.config import SlidesConfig
+from eval.datasets import LabelledQuery, SlidesDataset
+from eval.slides_run import default_engine, run_slides_dataset
+from slidesearch.model import Slide
+
+DOCS = [
+    Slide(slide_id="cs-fraud", deck_id="Banking Wins V2", deck_name="Banking Wins V2", content_type="case_study", title="Fraud detection for a retail bank",
+        text="Case study: machine learning fraud detection cut card fraud losses by 32% for a retail bank."),
+    Slide(slide_id="cs-churn", deck_id="Retail Wins", deck_name="Retail Wins", content_type="case_study", title="Customer churn reduction",
+        text="Case study: churn prediction model for a telecom operator reduced churn by 12%."),
+    Slide(slide_id="cs-supply", deck_id="Ops Wins", deck_name="Ops Wins", content_type="case_study", title="Supply chain optimisation",
+        text="Case study: inventory optimisation saved $4M in working capital for a manufacturer."),
+    Slide(slide_id="team-lead", deck_id="Team Deck", deck_name="Team Deck", content_type="team", title="Leadership team",
+        text="Our leadership team: Anand S, co-founder and chief data scientist, leads analytics delivery."),
+    Slide(slide_id="team-bench", deck_id="Team Deck Other", deck_name="Team Deck Other", content_type="team", title="Delivery bench",
+        text="Two hundred data engineers and analysts across three delivery centres."),
+    Slide(slide_id="dash-churn", deck_id="Analytics Demos", deck_name="Analytics Demos", content_type="dashboard", title="Customer churn dashboard",
+        text="Dashboard: churn rate by segment, revenue per account, NPS distribution and retention cohorts."),
+    Slide(slide_id="dash-fraud", deck_id="Risk Demos", deck_name="Risk Demos", content_type="dashboard", title="Fraud monitoring dashboard",
+        text="Dashboard: fraud alerts per day, false positive rate and investigation backlog."),
+    Slide(slide_id="cap-ai", deck_id="Capabilities", deck_name="Capabilities", content_type="content", title="AI and analytics capabilities",
+        text="We build machine learning, forecasting and optimisation solutions for banks, retailers and telecoms."),
+]
+QUERIES = [
+    LabelledQuery(id="fraud", text="fraud detection case study", qrels={"cs-fraud": 3.0, "dash-fraud": 1.0}, kind="topic"),
+    LabelledQuery(id="churn", text="customer churn dashboard", qrels={"dash-churn": 3.0, "cs-churn": 2.0}, kind="topic"),
+    LabelledQuery(id="anand", text="Anand S profile", qrels={"team-lead": 3.0}, kind="person"),
+]
+
+
+def _dataset(mode):
+    return SlidesDataset(name=f"tiny-{mode}", mode=mode, docs=DOCS, queries=QUERIES, sources=[])
+
+
+CONFIG = SlidesConfig(embedder="fast")
+
+
+class HardSectionFilter:
+    """The seed's reverted idea in its bluntest form: keep only one section's cards for every query."""
+
+    def __init__(self, engine, section):
+        self.engine, self.section = engine, section
+        self.library, self.model = engine.library, engine.model
+
+    def search_v2(self, query, universes=None, top_per_group=15, trace=False):
+        response = self.engine.search_v2(query, universes=universes, top_per_group=top_per_group, trace=trace)
+        groups = {s: cards for s, cards in response.groups.items() if s == self.section}
+        return response.model_copy(update={"groups": groups, "total_matches": sum(map(len, groups.values()))})
+
+    def explain_response(self, response):
+        return self.engine.explain_response(response)
+
+
+@pytest.fixture(scope="module")
+def result(tmp_path_factory):
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("SEEK_HOME", str(tmp_path_factory.mktemp("home")))
+        yield run_slides_dataset(_dataset("pipeline"), CONFIG)
+
+
+class TestPipelineRun:
+    def test_every_card_is_judged_by_labels(self, result):
+        cards = [c for item in result.items for c in item.cards]
+        assert cards and sum(result.verdicts.values()) == len(cards)
+        assert {c.judge for c in cards} == {"label"}
+        assert all(c.explanation for c in cards)
+        shares = sum(result.summary[f"{v}_share"] for v in ("correct", "50-50", "wrong"))
+        assert shares == pytest.approx(1.0)
+
+    def test_wrong_by_section_counts_wrong_cards(self, result):
+        wrong = sum(1 for item in result.items for c in item.cards if c.verdict == "wrong")
+        assert sum(result.wrong_by_section.values()) == wrong
+
+    def test_zero_result_gate_passes_and_trace_is_kept(self, result):
+        assert result.passed and result.summary["zero_result_queries"] == 0
+        assert result.trace["stages"][0]["candidates_in"] == len(DOCS)
+        assert set(result.per_group) == {"topic", "person"}
+
+    def test_primary_is_ndcg_of_the_cards(self, result):
+        assert result.primary == "ndcg@10"
+        assert all(item.score == item.metrics["ndcg@10"] for item in result.items)
+
+
+def test_hard_section_filter_fails_the_zero_result_gate():
+    def broken(library, config):
+        return HardSectionFilter(default_engine(library, config), "Team & Credentials")
+
+    result = run_slides_dataset(_dataset("pipeline"), CONFIG, engine_factory=broken)
+    gate = result.gates[0]
+    assert not gate.passed and "fraud" in gate.offenders and "churn" in gate.offenders
+    assert not result.passed
+
+
+class TestRetrieveRun:
+    def test_ir_metrics_and_library_reuse(self, _isolated_seek_home):
+        first = run_slides_dataset(_dataset("retrieve"), CONFIG.model_copy(update={"retrieve_k": 10}))
+        assert set(first.summary) == {"ndcg@10", "mrr@10", "recall@10"}
+        assert first.items[0].ranked[0] == "cs-fraud" and first.passed
+        stored = list((_isolated_seek_home / "eval" / "libraries").iterdir())
+        second = run_slides_dataset(_dataset("retrieve"), CONFIG.model_copy(update={"retrieve_k": 10}))
+        assert list((_isolated_seek_home / "eval" / "libraries").iterdir()) == stored
+        assert second.summary == first.summary
+
+    def test_max_queries_cuts_the_set(self):
+        result = run_slides_dataset(_dataset("retrieve"), CONFIG.model_copy(update={"max_queries": 1}))
+        assert [i.id for i in result.items] == ["fraud"]
