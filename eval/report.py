@@ -171,22 +171,23 @@ def funnel_rows(trace: Any) -> list[tuple[str, int, int]]:
 
 
 def funnel_chart(runs: Sequence[RunRecord]) -> tuple[bytes, str] | None:
-    """Per-stage candidate counts (in and out) for the first traced query found in the runs."""
-    for r in runs:
-        for n, d in r.datasets.items():
-            rows = funnel_rows(d.trace["stages"]) if d.trace else []
-            if rows:
-                fig, ax = plt.subplots(figsize=(9, 0.38 * len(rows) + 1.5))
-                labels = [stage for stage, _, _ in rows]
-                ax.barh(labels, [i for _, i, _ in rows], color="#90caf9", label="in")
-                ax.barh(labels, [o for _, _, o in rows], color="#1565c0", height=0.5, label="out")
-                ax.set_xscale("symlog")
-                ax.invert_yaxis()
-                ax.set_xlabel("candidates (symlog)")
-                ax.legend()
-                query = d.trace.get("query")
-                ax.set_title(f"Candidate funnel · {n} · {query!r}"[:110])
-                return _png(fig), f"{r.run_id} · {n} · query {query!r}"
+    """Per-stage candidate counts (in and out) for a traced query: a pipeline dataset's when there is one."""
+    traced = [(r, n, d) for r in runs for n, d in r.datasets.items() if d.trace]
+    for r, n, d in sorted(traced, key=lambda t: t[2].mode != "pipeline"):
+        rows = funnel_rows(d.trace["stages"]) if d.trace else []
+        if not rows:
+            continue
+        fig, ax = plt.subplots(figsize=(9, 0.38 * len(rows) + 1.5))
+        labels = [stage for stage, _, _ in rows]
+        ax.barh(labels, [i for _, i, _ in rows], color="#90caf9", label="in")
+        ax.barh(labels, [o for _, _, o in rows], color="#1565c0", height=0.5, label="out")
+        ax.set_xscale("symlog")
+        ax.invert_yaxis()
+        ax.set_xlabel("candidates (symlog)")
+        ax.legend()
+        query = d.trace["query"] if d.trace else ""
+        ax.set_title(f"Candidate funnel · {n} · {query!r}"[:110])
+        return _png(fig), f"{r.run_id} · {n} · query {query!r}"
     return None
 
 

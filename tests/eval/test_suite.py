@@ -1,0 +1,25 @@
+import pytest
+
+from eval.config import EvalConfig
+from eval.runs import load_run
+from eval.suite import run_suite
+
+
+class TestRunSuite:
+    def test_missing_dataset_is_recorded_with_its_path_and_fails_the_run(self, tmp_path, monkeypatch):
+        monkeypatch.setenv("SEEK_DATA_DIR", str(tmp_path))
+        record = run_suite("slides", EvalConfig(), ["cisi"])
+        assert not record.passed
+        assert str(tmp_path / "ir" / "cisi" / "CISI.ALL") in record.datasets["cisi"].error
+        assert load_run(record.run_id) == record
+
+    def test_unknown_dataset_is_refused_before_anything_runs(self):
+        with pytest.raises(ValueError, match="unknown dataset"):
+            run_suite("slides", EvalConfig(), ["cisi", "nope"])
+
+    def test_record_carries_code_version_config_and_settings(self, tmp_path, monkeypatch):
+        monkeypatch.setenv("SEEK_DATA_DIR", str(tmp_path))
+        record = run_suite("slides", EvalConfig(name="x"), ["cisi"], store=False)
+        assert len(record.code_version) == 40 and record.config["name"] == "x"
+        assert record.settings["llm"] == "offline" and record.settings["judge_llm"] == "offline"
+        assert record.config["slides"]["search"]["rrf_k"] == 60 and record.config["slides"]["search"]["floor"] == 0.15
