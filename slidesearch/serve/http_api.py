@@ -334,7 +334,7 @@ def free_port(host: str = "127.0.0.1") -> int:
 def serve_in_thread(app: Any, host: str = "127.0.0.1", port: int | None = None) -> Iterator[str]:
     """Run ``app`` under uvicorn on a background thread (tests, the load bench); yields its base URL."""
     port = port or free_port(host)
-    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="off"))
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True, name="seek-http")
     thread.start()
     deadline = time.monotonic() + 30

@@ -82,18 +82,19 @@ class _Sessions:
 
     Over stdio one process serves one assistant connection, so the process is the
     session. Over HTTP the client's ``mcp-session-id`` header names it when the
-    transport keeps sessions; a stateless call is a session of its own.
+    transport keeps sessions; a stateless call has none (the log gives its search a
+    session of its own and matches its explain calls by query).
     """
 
     def __init__(self, stdio: bool) -> None:
         self._stdio = stdio
         self._process = uuid.uuid4().hex
 
-    def of(self, ctx: Context | None) -> str:
+    def of(self, ctx: Context | None) -> str | None:
         if self._stdio or ctx is None:
             return self._process
         session = (ctx.headers or {}).get("mcp-session-id")
-        return str(session)[:64] if session else uuid.uuid4().hex
+        return str(session)[:64] if session else None
 
 
 def build_mcp_server(service: SlideService, decks_dir: Path | None = None, stdio: bool = True) -> MCPServer:

@@ -153,7 +153,7 @@ class SlideService:
         explanations = self.engine.explain(query, ids)
         self._count("explain", (time.perf_counter() - started) * 1000)
         if self.usage_log is not None:
-            self.usage_log.record_explanations(session_id=session_id, query=query, slide_ids=ids)
+            self.usage_log.record_explanations(session_id=session_id, query=query, slide_ids=ids, channel=channel)
         return explanations
 
     def assemble(self, slide_ids: Sequence[str] | None = None, query: Query | None = None, *,

@@ -44,6 +44,10 @@ _SECRET_SHAPES = re.compile(
 
 Query = str | list[str]
 
+#: An explain call without a session attaches to the same channel's latest search of its query from this recently:
+#: an assistant asks "why?" about the results it just got, within minutes.
+ANONYMOUS_MATCH_SECONDS = 600
+
 
 class UsageRecord(BaseModel):
     """One served search as stored."""
@@ -130,21 +134,26 @@ class UsageLog:
             table.insert(row)
             return int(table.last_pk)
 
-    def record_explanations(self, *, session_id: str | None, query: Query, slide_ids: Sequence[str]) -> bool:
-        """Add ``slide_ids`` to the explanations asked for on this session's latest search of ``query``.
+    def record_explanations(self, *, session_id: str | None, query: Query, slide_ids: Sequence[str],
+                            channel: str | None = None) -> bool:
+        """Add ``slide_ids`` to the explanations asked for on the latest matching logged search of ``query``.
 
-        Returns False (and records nothing) when the log is off or no such search was logged,
-        e.g. an explain call for results served by another process.
+        The match is this session's latest search of the query; a call without a session (a
+        stateless MCP-over-HTTP client) matches the channel's latest search of the query within
+        ``ANONYMOUS_MATCH_SECONDS``. Returns False (recording nothing) when the log is off or no
+        search matches, e.g. an explain call for results served by another process.
         """
-        if not self.enabled or not session_id:
+        if not self.enabled or not (session_id or channel):
             return False
         key = _query_key(self._redact_query(query))
+        if session_id:
+            sql, params = f"SELECT id, query, explained_ids FROM {TABLE} WHERE session_id = ?", [session_id]
+        else:
+            sql = f"SELECT id, query, explained_ids FROM {TABLE} WHERE channel = ? AND time >= ?"
+            params = [channel, time.time() - ANONYMOUS_MATCH_SECONDS]
         with self._lock:
             db = self._database()
-            rows = db.query(
-                f"SELECT id, query, explained_ids FROM {TABLE} WHERE session_id = ? ORDER BY time DESC, id DESC",
-                [session_id],
-            )
+            rows = db.query(sql + " ORDER BY time DESC, id DESC", params)
             match = next((r for r in rows if _query_key(json.loads(r["query"])) == key), None)
             if match is None:
                 return False

@@ -13,6 +13,9 @@ from mcp import Client, StdioServerParameters
 from pptx import Presentation
 
 from slidesearch.engine import SlideSearch
+from slidesearch.serve.http_api import serve_in_thread
+from slidesearch.serve.mcp_server import build_mcp_server
+from slidesearch.serve.service import SlideService
 from slidesearch.serve.usage_log import UsageLog
 
 REPO = Path(__file__).resolve().parents[2]
@@ -131,3 +134,31 @@ class TestScopedServer:
         assert Path(deck["path"]).is_file() and Path(deck["path"]).parent == _isolated_seek_home / "decks"
         assert deck["slides"] and all(library.universes[library.id_to_row[s["slide_id"]]] == "EdTech"
                                       for s in deck["slides"])
+
+
+class TestStreamableHttpTransport:
+    def test_http_transport_serves_the_same_scoped_tools(self, tmp_path):
+        engine = SlideSearch(load_serve_corpus().build_library())
+        log = UsageLog(tmp_path / "library.db")
+        service = SlideService(engine, scope=["S&R"], usage_log=log)
+        app = build_mcp_server(service, decks_dir=tmp_path / "decks", stdio=False).streamable_http_app()
+
+        async def calls(client):
+            search = await client.call_tool("search_v2", {"query": "customer analytics", "universes": ["S&R", "DAAIS"]})
+            ids = _card_ids(search.structured_content)
+            explain = await client.call_tool("explain", {"query": "customer analytics", "slide_ids": ids})
+            return search, ids, explain
+
+        with serve_in_thread(app) as base:
+            async def session():
+                async with Client(f"{base}/mcp", read_timeout_seconds=60) as client:
+                    return await calls(client)
+
+            search, ids, explain = anyio.run(session)
+
+        assert search.structured_content == engine.search_v2("customer analytics", ["S&R"]).model_dump(mode="json")
+        assert ids and all(engine.library.universes[engine.library.id_to_row[i]] == "S&R" for i in ids)
+        assert [e["slide_id"] for e in explain.structured_content["result"]] == ids
+        (record,) = log.records()
+        assert record.channel == "mcp" and record.universes == ["S&R"]
+        assert record.explained_ids == ids

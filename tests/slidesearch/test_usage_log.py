@@ -43,6 +43,14 @@ class TestRecording:
         assert explained[("sess-a", '"pricing"')] == []
         assert explained[("sess-b", '"customer analytics"')] == []
 
+    def test_explanations_without_a_session_attach_to_the_channels_latest_search(self, tmp_path):
+        log = UsageLog(tmp_path / "library.db")
+        _search(log, None, "capital call", channel="mcp")
+        _search(log, None, "capital call", channel="http")
+        _search(log, None, "churn", channel="mcp")
+        assert log.record_explanations(session_id=None, channel="mcp", query="capital call", slide_ids=["s1"])
+        assert [r.explained_ids for r in log.records()] == [["s1"], [], []]
+
     def test_explanations_without_a_logged_search_are_not_recorded(self, tmp_path):
         log = UsageLog(tmp_path / "library.db")
         _search(log, "sess-a", "customer analytics")
