@@ -37,6 +37,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from slidesearch.assemble import MAX_DECK_SLIDES, AssembleError
+from slidesearch.response import Explanation, SearchResponse
 from slidesearch.serve.service import (
     MAX_EXPLAIN_IDS,
     MAX_TOP_PER_GROUP,
@@ -115,6 +116,13 @@ class AssembleRequest(BaseModel):
         if not self.slide_ids and not self.query:
             raise ValueError("give slide_ids (the slides to put in the deck) or a query (to take its top cards)")
         return self
+
+
+class ExplainResponse(BaseModel):
+    """One explanation per requested id, in the order asked."""
+
+    query: str | list[str]
+    explanations: list[Explanation]
 
 
 class ErrorBody(BaseModel):
@@ -254,13 +262,12 @@ def create_app(service: SlideService, *, api_token: str | None = None, workers: 
     async def stats() -> dict[str, Any]:
         return {**service.health(), **await in_thread(service.stats)}
 
-    async def run_search(request: SearchRequest, channel: str) -> Any:
-        response = await in_thread(service.search, request.query, request.universes, request.top_per_group,
-                                   channel=channel, session_id=request.session_id)
-        return response.model_dump(mode="json")
+    async def run_search(request: SearchRequest, channel: str) -> SearchResponse:
+        return await in_thread(service.search, request.query, request.universes, request.top_per_group,
+                               channel=channel, session_id=request.session_id)
 
     @app.post("/search", dependencies=guarded, responses=errors, summary="search_v2: grouped slide cards for a query")
-    async def search_post(request: SearchRequest, channel: str = Depends(channel_of)) -> dict[str, Any]:
+    async def search_post(request: SearchRequest, channel: str = Depends(channel_of)) -> SearchResponse:
         return await run_search(request, channel)
 
     @app.get("/search", dependencies=guarded, responses=errors, summary="search_v2 with query parameters")
@@ -270,7 +277,7 @@ def create_app(service: SlideService, *, api_token: str | None = None, workers: 
         top_per_group: Annotated[int, Query(ge=1, le=MAX_TOP_PER_GROUP)] = 15,
         session_id: Annotated[str | None, Query(max_length=64)] = None,
         channel: str = Depends(channel_of),
-    ) -> dict[str, Any]:
+    ) -> SearchResponse:
         try:
             request = SearchRequest.model_validate({
                 "query": q[0] if len(q) == 1 else q,
@@ -282,10 +289,10 @@ def create_app(service: SlideService, *, api_token: str | None = None, workers: 
         return await run_search(request, channel)
 
     @app.post("/explain", dependencies=guarded, responses=errors, summary="'Why this?' for a batch of cards")
-    async def explain(request: ExplainRequest, channel: str = Depends(channel_of)) -> dict[str, Any]:
+    async def explain(request: ExplainRequest, channel: str = Depends(channel_of)) -> ExplainResponse:
         explanations = await in_thread(service.explain, request.query, request.slide_ids, channel=channel,
                                        session_id=request.session_id)
-        return {"query": request.query, "explanations": [_dump(e) for e in explanations]}
+        return ExplainResponse(query=request.query, explanations=explanations)
 
     @app.post("/assemble", dependencies=guarded, summary="Build a .pptx deck from slide ids or a query",
               responses={**errors, 200: {"content": {PPTX_MEDIA_TYPE: {}}, "description": "The deck"}})
@@ -313,10 +320,6 @@ class _HTTPError(Exception):
     def __init__(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.status, self.message, self.headers = status, message, headers
-
-
-def _dump(obj: Any) -> Any:
-    return obj.model_dump(mode="json") if isinstance(obj, BaseModel) else obj
 
 
 def _filename(title: str | None) -> str:

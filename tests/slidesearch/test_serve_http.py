@@ -207,7 +207,7 @@ class TestServiceEndpoints:
         schema = client.get("/openapi.json").json()
         assert {"/search", "/explain", "/assemble", "/health", "/stats"} <= set(schema["paths"])
         assert {"get", "post"} <= set(schema["paths"]["/search"])
-        assert "SearchRequest" in schema["components"]["schemas"]
+        assert {"SearchRequest", "SearchResponse", "Card", "ExplainResponse"} <= set(schema["components"]["schemas"])
 
     def test_page_and_static_files_are_served(self, client):
         page = client.get("/")
