@@ -106,3 +106,22 @@ class TestRetrieveRun:
     def test_max_queries_cuts_the_set(self):
         result = run_slides_dataset(_dataset("retrieve"), CONFIG.model_copy(update={"max_queries": 1}))
         assert [i.id for i in result.items] == ["fraud"]
+
+
+class TestUnlabelledLog:
+    def _log(self):
+        queries = [LabelledQuery(id="1", text="fraud detection case study"), LabelledQuery(id="2", text="churn")]
+        return SlidesDataset(name="log:test", mode="pipeline", docs=DOCS, queries=queries, sources=[])
+
+    def test_offline_cards_are_unjudged_but_zero_results_still_gate(self):
+        result = run_slides_dataset(self._log(), CONFIG)
+        assert set(result.verdicts) == {"unjudged"} and result.judge == "unjudged"
+        assert result.primary == "verdict_value" and all(i.score is None for i in result.items)
+        assert result.passed
+
+    def test_llm_judge_without_a_key_falls_back_to_unjudged_without_network(self, monkeypatch):
+        monkeypatch.setenv("SEEK_JUDGE_LLM", "anthropic:claude-haiku-4-5")
+        result = run_slides_dataset(self._log(), CONFIG)
+        assert result.judge == "llm:anthropic:claude-haiku-4-5"
+        assert {c.judge for i in result.items for c in i.cards} == {"unjudged"}
+        assert result.usage.cost_usd == 0
