@@ -65,6 +65,7 @@ class ItemResult(BaseModel):
     cards: list[Card] = Field(default_factory=list)
     group: str = ""
     seconds: float = 0.0
+    error: str | None = None
 
 
 class DatasetResult(BaseModel):

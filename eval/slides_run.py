@@ -105,7 +105,7 @@ def _snippets(library: Library, cards: Sequence[Any]) -> list[str]:
 def run_slides_dataset(
     dataset: SlidesDataset, config: SlidesConfig, engine_factory: EngineFactory = default_engine
 ) -> DatasetResult:
-    """Measure ``dataset`` with ``config``; never raises for a bad query, records it instead."""
+    """Measure ``dataset`` with ``config``; a query the engine refuses is recorded as a zero-result item."""
     started = time.perf_counter()
     embedder_name = config.embedder or get_settings().embedder
     library = library_for(dataset, embedder_name)
@@ -136,7 +136,11 @@ def _run_retrieve(dataset: SlidesDataset, queries: list[LabelledQuery], config: 
     items = []
     for q in queries:
         t0 = time.perf_counter()
-        ranked = [doc_id for doc_id, _ in engine.retrieve(_query_text(q.text), k=config.retrieve_k)]
+        try:
+            ranked = [doc_id for doc_id, _ in engine.retrieve(_query_text(q.text), k=config.retrieve_k)]
+        except ValueError as exc:
+            items.append(ItemResult(id=q.id, query=q.text, score=0.0, error=str(exc)))
+            continue
         items.append(ItemResult(
             id=q.id, query=q.text, n_results=len(ranked), score=ndcg_at_k(ranked, q.qrels, 10),
             metrics=_ir_metrics(ranked, q.qrels, config.retrieve_k), ranked=ranked[:10],
@@ -166,7 +170,12 @@ def _run_pipeline(dataset: SlidesDataset, queries: list[LabelledQuery], config: 
     llm_paths: Counter[str] = Counter()
     for q in queries:
         t0 = time.perf_counter()
-        response = engine.search_v2(q.text, universes=q.universes, top_per_group=config.top_per_group)
+        try:
+            response = engine.search_v2(q.text, universes=q.universes, top_per_group=config.top_per_group)
+        except ValueError as exc:
+            # The engine refused the query: for the rep that is no result, so it counts as one.
+            items.append(ItemResult(id=q.id, query=q.text, score=0.0, group=q.kind, error=str(exc)))
+            continue
         llm_paths[str(getattr(response, "llm", "offline"))] += 1
         cards = _flatten(response)
         ids = [c.id for c in cards]

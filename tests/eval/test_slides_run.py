@@ -125,3 +125,12 @@ class TestUnlabelledLog:
         assert result.judge == "llm:anthropic:claude-haiku-4-5"
         assert {c.judge for i in result.items for c in i.cards} == {"unjudged"}
         assert result.usage.cost_usd == 0
+
+
+def test_a_query_the_engine_refuses_counts_as_zero_results():
+    dataset = SlidesDataset(name="log:blank", mode="pipeline", docs=DOCS, sources=[],
+                            queries=[LabelledQuery(id="ok", text="fraud"), LabelledQuery(id="blank", text="   ")])
+    result = run_slides_dataset(dataset, CONFIG)
+    refused = result.items[1]
+    assert refused.n_results == 0 and refused.error and refused.score == 0.0
+    assert result.gates[0].offenders == ["blank"]
