@@ -16,8 +16,10 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -31,6 +33,7 @@ from core.rarity import DocFreqTable
 from core.settings import get_settings
 from core.text import ENGLISH_STOPWORDS, GENERIC_BUSINESS_TERMS, ngrams, tokenize
 from slidesearch.model import (
+    PREVIEW_CHARS,
     SECTION_INDEX,
     SECTIONS,
     Slide,
@@ -51,10 +54,13 @@ RARITY_STOPWORDS = ENGLISH_STOPWORDS
 #: The seed's curated dictionary had 96 keys / 164 terms at 122,623 slides; keys are capped near that.
 MAX_CLUSTER_KEYS = 100
 MAX_TERMS_PER_CLUSTER = 3
+#: Cluster keys and terms come from the most frequent taxonomy terms (a dense co-occurrence matrix of this side).
+CLUSTER_CANDIDATES = 2_000
 #: The seed compared queries against about 5,600 taxonomy terms.
 MAX_TAXONOMY_TERMS = 5_600
 
 Progress = Callable[[str, int, int], None]
+_COLUMN_SEP = "\x00"
 
 
 class LibraryError(RuntimeError):
@@ -99,107 +105,158 @@ class _SqliteCounts(Mapping[str, int]):
         return self._len
 
 
-def _content_terms(tokens: list[str]) -> list[str]:
-    """Words and 2-3-word phrases of a token list, phrases over content words only (as in the rarity table)."""
-    content = [t for t in tokens if t not in RARITY_STOPWORDS]
-    return list(set(content)) + list(set(ngrams(content, (2, 3))))
+@dataclass
+class TermMatrix:
+    """Which distinctive terms occur on which slide: a CSR matrix (slides x terms) plus the term list."""
+
+    terms: list[str]
+    matrix: Any
+
+    @property
+    def df(self) -> NDArray[np.int64]:
+        return np.bincount(self.matrix.indices, minlength=len(self.terms))
 
 
 def _is_distinctive(term: str) -> bool:
-    """A term worth mining: no generic business word or stopword at either end, no bare number, 3+ letters."""
+    """A term worth mining: no stopword at either end, not only generic business words, no number, 4+ characters."""
     words = term.split()
-    edge = {words[0], words[-1]}
-    if edge & (ENGLISH_STOPWORDS | GENERIC_BUSINESS_TERMS):
+    if {words[0], words[-1]} & ENGLISH_STOPWORDS or all(w in GENERIC_BUSINESS_TERMS for w in words):
         return False
-    if any(w.isdigit() for w in words):
+    if any(w.isdigit() for w in words) or len(set(words)) != len(words):
         return False
-    return len(term) >= 3 and len(set(words)) == len(words)
+    return len(term) >= 4
 
 
-def mine_taxonomy(rarity: DocFreqTable, limit: int = MAX_TAXONOMY_TERMS) -> list[str]:
-    """The library's topic vocabulary: distinctive words and phrases that recur, most frequent first.
+def mine_terms(documents: Sequence[str], progress: Progress | None = None) -> tuple[DocFreqTable, TermMatrix]:
+    """One pass over the slides: the rarity table and the slide x distinctive-term matrix.
+
+    Words are counted once per slide; 2-3-word phrases are built from the content words
+    (stopwords dropped) of one line at a time, so a phrase never spans two bullets
+    ("payment of the capital call" holds "capital call"; "...reporting\nQ1 results" does
+    not make "reporting q1").
+    """
+    from scipy import sparse
+
+    words: Counter[str] = Counter()
+    phrases: Counter[str] = Counter()
+    term_id: dict[str, int] = {}
+    distinctive: dict[str, bool] = {}
+    indices: array[int] = array("i")
+    indptr: array[int] = array("q", [0])
+    step = 5_000
+    for start in range(0, len(documents), step):
+        for doc in documents[start : start + step]:
+            doc_words: set[str] = set()
+            doc_phrases: set[str] = set()
+            for line in doc.split("\n"):
+                tokens = tokenize(line)
+                doc_words.update(tokens)
+                doc_phrases.update(ngrams([t for t in tokens if t not in RARITY_STOPWORDS], (2, 3)))
+            words.update(doc_words)
+            phrases.update(doc_phrases)
+            for term in doc_words | doc_phrases:
+                keep = distinctive.get(term)
+                if keep is None:
+                    keep = distinctive[term] = _is_distinctive(term)
+                if keep:
+                    indices.append(term_id.setdefault(term, len(term_id)))
+            indptr.append(len(indices))
+        if progress:
+            progress("mine", min(start + step, len(documents)), len(documents))
+    rarity = DocFreqTable(n_docs=len(documents), words=words, phrases=phrases)
+    data = np.ones(len(indices), dtype=np.float32)
+    matrix = sparse.csr_matrix(
+        (data, np.frombuffer(indices, dtype=np.int32), np.frombuffer(indptr, dtype=np.int64)),
+        shape=(len(documents), len(term_id)),
+    )
+    return rarity, TermMatrix(terms=list(term_id), matrix=matrix)
+
+
+def mine_taxonomy(terms: TermMatrix, rarity: DocFreqTable, limit: int = MAX_TAXONOMY_TERMS) -> list[str]:
+    """The library's topic vocabulary: distinctive words and phrases that recur and stand as units, most frequent first.
 
     A term qualifies when it appears in at least ``max(3, n / 20,000)`` slides (recurring,
     not a one-off) and at most 5% of them (a topic, not boilerplate); small libraries,
     where one topic can fill a large share, allow up to 50 slides but never half of them.
-    Up to 5,600 terms, the size of the seed's taxonomy; phrases and words compete on
-    slide frequency.
+    A phrase must be cohesive: on at least half the slides of its most frequent
+    non-generic word (so "money laundering" and "customer segmentation" stay, while a
+    fragment like "accounts large" that straddles two terms goes).
+    A word that nearly always occurs inside one phrase (90% of its slides) gives way to the
+    phrase ("laundering" to "money laundering"). Up to 5,600 terms, the seed's taxonomy size.
     """
-    n = max(rarity.n_docs, 1)
+    n = max(terms.matrix.shape[0], 1)
     min_df, max_df = max(3, n // 20_000), min(max(int(0.05 * n), 50), n // 2)
-    pool = [
-        (df, term) for term, df in rarity.words.items() if min_df <= df <= max_df and _is_distinctive(term)
-    ]
-    pool += [
-        (df, term) for term, df in rarity.phrases.items() if min_df <= df <= max_df and _is_distinctive(term)
-    ]
-    pool.sort(key=lambda item: (-item[0], item[1]))
-    return [term for _, term in pool[:limit]]
+    df = terms.df
+    ok = [j for j in np.flatnonzero((df >= min_df) & (df <= max_df)).tolist()]
+    kept: list[int] = []
+    subsumed: set[str] = set()
+    for j in ok:
+        words = terms.terms[j].split()
+        if len(words) == 1:
+            kept.append(j)
+            continue
+        commonest = max(rarity.words.get(w, 0) for w in words if w not in GENERIC_BUSINESS_TERMS)
+        if commonest and df[j] >= 0.5 * commonest:
+            kept.append(j)
+            subsumed.update(w for w in words if df[j] >= 0.9 * rarity.words.get(w, 0))
+    order = sorted(
+        (j for j in kept if terms.terms[j] not in subsumed), key=lambda j: (-int(df[j]), terms.terms[j])
+    )
+    return [terms.terms[j] for j in order[:limit]]
 
 
 def mine_clusters(
-    documents: Sequence[str],
-    rarity: DocFreqTable,
+    terms: TermMatrix,
     candidates: Sequence[str],
     max_keys: int = MAX_CLUSTER_KEYS,
     max_terms: int = MAX_TERMS_PER_CLUSTER,
-    min_confidence: float = 0.35,
-    min_lift: float = 2.0,
+    min_confidence: float = 0.2,
+    min_lift: float = 3.0,
+    collocation: float = 0.9,
 ) -> dict[str, list[str]]:
     """Curated expansion clusters: each trigger term with the distinctive terms that co-occur with it.
 
-    For candidate terms k and t, with slide frequencies df and co-occurrence c, t joins k's
-    cluster when both c / df(k) and c / df(t) reach ``min_confidence`` (each is on a good
-    share of the other's slides, so the link is specific rather than one term being
-    everywhere), the lift c * N / (df(k) df(t)) reaches ``min_lift`` (more often than
-    chance), and the two share no word (no "fraud" -> "fraud detection"). Keys are ranked
-    by the summed confidence of their terms and cut at ``max_keys``; the seed's dictionary
-    had 96 keys / 164 terms.
+    For candidate terms k and t with slide frequencies df and co-occurrence c, t joins k's
+    cluster when t is on at least ``min_confidence`` of k's slides (c / df(k)), the pair
+    occurs at least ``min_lift`` times more often than chance (c N / (df(k) df(t))), the two
+    share no word (no "fraud" -> "fraud detection"), and they are not one fixed phrase
+    split in two (each on at least ``collocation`` of the other's slides: "co founder" and
+    a name that always follows it expand nothing). Terms are ranked by confidence x log
+    lift, at most ``max_terms`` per key; keys by the summed score of their terms, cut at
+    ``max_keys`` (the seed's dictionary had 96 keys / 164 terms).
     """
-    from scipy import sparse
-
-    if not candidates or not documents:
+    index = {term: j for j, term in enumerate(terms.terms)}
+    cols = [index[t] for t in candidates if t in index]
+    if not cols:
         return {}
-    column = {term: j for j, term in enumerate(candidates)}
-    rows: list[int] = []
-    cols: list[int] = []
-    for i, doc in enumerate(documents):
-        hits = {column[t] for t in _content_terms(tokenize(doc)) if t in column}
-        rows.extend([i] * len(hits))
-        cols.extend(hits)
-    presence = sparse.csr_matrix(
-        (np.ones(len(rows), dtype=np.float32), (rows, cols)), shape=(len(documents), len(candidates))
-    )
-    co = (presence.T @ presence).toarray()
+    names = [terms.terms[j] for j in cols]
+    sub = terms.matrix[:, cols]
+    co = (sub.T @ sub).toarray()
     df = np.diag(co).copy()
-    n = float(len(documents))
-    words = [set(term.split()) for term in candidates]
+    n = float(terms.matrix.shape[0])
+    word_sets = [set(name.split()) for name in names]
     scored: list[tuple[float, str, list[str]]] = []
-    for k, key in enumerate(candidates):
+    for k, key in enumerate(names):
         if df[k] == 0:
             continue
         confidence = co[k] / df[k]
         reverse = co[k] / np.maximum(df, 1.0)
         lift = co[k] * n / np.maximum(df[k] * df, 1.0)
-        picks = np.flatnonzero(
-            (confidence >= min_confidence) & (reverse >= min_confidence) & (lift >= min_lift)
-        )
-        picks = [
-            t
-            for t in picks[np.argsort(-confidence[picks], kind="stable")]
-            if t != k and not words[t] & words[k]
-        ]
-        terms: list[str] = []
-        for t in picks:
-            if any(words[t] & set(chosen.split()) for chosen in terms):
+        fixed_phrase = (confidence >= collocation) & (reverse >= collocation)
+        ok = (confidence >= min_confidence) & (lift >= min_lift) & ~fixed_phrase
+        ok[k] = False
+        score = confidence * np.log(np.maximum(lift, 1.0))
+        chosen: list[int] = []
+        for t in np.flatnonzero(ok)[np.argsort(-score[np.flatnonzero(ok)], kind="stable")]:
+            if word_sets[t] & word_sets[k] or any(word_sets[t] & word_sets[c] for c in chosen):
                 continue
-            terms.append(candidates[t])
-            if len(terms) == max_terms:
+            chosen.append(int(t))
+            if len(chosen) == max_terms:
                 break
-        if terms:
-            scored.append((float(sum(confidence[column[t]] for t in terms)), key, terms))
+        if chosen:
+            scored.append((float(score[chosen].sum()), key, [names[t] for t in chosen]))
     scored.sort(key=lambda item: (-item[0], item[1]))
-    return {key: terms for _, key, terms in scored[:max_keys]}
+    return {key: terms_ for _, key, terms_ in scored[:max_keys]}
 
 
 class Library:
@@ -313,9 +370,13 @@ class Library:
         documents = [slide_document(t, x) for t, x in zip(lib.titles, lib.texts, strict=True)]
         lib.vectors = _encode(model, lib.snippets, "embed", progress, batch_size)
         lib.bm25 = BM25Index.build([analyse(s) for s in lib.snippets])
-        lib.rarity = _build_rarity(documents, progress)
-        lib.taxonomy = mine_taxonomy(lib.rarity)
-        lib.clusters = mine_clusters(documents, lib.rarity, lib.taxonomy[:3_000])
+        if progress:
+            progress("bm25", lib.n, lib.n)
+        lib.rarity, terms = mine_terms(documents, progress)
+        lib.taxonomy = mine_taxonomy(terms, lib.rarity)
+        lib.clusters = mine_clusters(terms, lib.taxonomy[:CLUSTER_CANDIDATES])
+        if progress:
+            progress("clusters", len(lib.clusters), len(lib.clusters))
         lib.taxonomy_vectors = _encode(model, lib.taxonomy, "taxonomy", progress, batch_size)
         lib.master = list(master)
         lib.master_vectors = _encode(model, [m.document for m in lib.master], "master", progress, batch_size)
@@ -364,6 +425,7 @@ class Library:
         np.save(directory / "master_vectors.npy", np.ascontiguousarray(self.master_vectors, dtype=np.float32))
         if self.bm25 is not None:
             self.bm25.save(directory / "bm25")
+        self._save_columns(directory / "columns")
         db = sqlite3.connect(str(directory / "library.sqlite"))
         try:
             db.execute(
@@ -475,42 +537,67 @@ class Library:
             raise LibraryError(f"the slide index is unreadable ({exc}); {_rebuild_hint(path)}") from exc
         return lib
 
+    def _string_columns(self) -> dict[str, list[str]]:
+        return {
+            "ids": self.ids,
+            "deck_ids": self.deck_ids,
+            "deck_names": self.deck_names,
+            "folders": self.folders,
+            "titles": self.titles,
+            "texts": self.texts,
+            "snippets": self.snippets,
+            "content_types": self.content_types,
+            "universes": self.universes,
+            "canonical_decks": self.canonical_decks,
+            "source_paths": [p or "" for p in self.source_paths],
+            "deck_dates": [d.isoformat() if d else "" for d in self.deck_dates],
+        }
+
+    def _save_columns(self, directory: Path) -> None:
+        """Each string column as one UTF-8 file of NUL-separated values: read back with one decode and split."""
+        directory.mkdir()
+        for name, values in self._string_columns().items():
+            (directory / f"{name}.txt").write_bytes(
+                _COLUMN_SEP.join(v.replace(_COLUMN_SEP, " ") for v in values).encode()
+            )
+        np.save(directory / "slide_numbers.npy", np.asarray(self.slide_numbers, dtype=np.int32))
+
     def _load(self, path: Path, meta: dict[str, Any]) -> None:
-        db = sqlite3.connect(f"file:{path / 'library.sqlite'}?mode=ro", uri=True)
-        try:
-            rows = db.execute(
-                "SELECT slide_id, deck_id, deck_name, folder, slide_number, title, text, content_type, universe, "
-                "deck_date, source_path FROM slides ORDER BY row"
-            ).fetchall()
-            master_rows = db.execute(
-                "SELECT row_id, client, use_case, title, summary FROM master ORDER BY row"
-            ).fetchall()
-            words = Counter(dict(db.execute("SELECT term, df FROM word_df")))
-        finally:
-            db.close()
-        cols = list(zip(*rows, strict=True)) if rows else [()] * 11
-        self.n = len(rows)
-        self.ids = list(cols[0])
-        self.id_to_row = {sid: r for r, sid in enumerate(self.ids)}
-        self.deck_ids, self.deck_names, self.folders = list(cols[1]), list(cols[2]), list(cols[3])
-        self.slide_numbers, self.titles, self.texts = list(cols[4]), list(cols[5]), list(cols[6])
-        self.content_types, self.universes = list(cols[7]), list(cols[8])
-        self.deck_dates = [date.fromisoformat(d) if d else None for d in cols[9]]
-        self.source_paths = list(cols[10])
-        docs = [slide_document(t, x) for t, x in zip(self.titles, self.texts, strict=True)]
-        self.snippets = [snippet(d) for d in docs]
-        self.previews = [p[:200] for p in self.snippets]
-        canon: dict[str, str] = {}
-        self.canonical_decks = [
-            canon.setdefault(name or did, canonical_deck_id(name or did))
-            for name, did in zip(self.deck_names, self.deck_ids, strict=True)
+        n = int(meta["n_slides"])
+        cols: dict[str, list[str]] = {}
+        for name in self._string_columns():
+            raw = (path / "columns" / f"{name}.txt").read_bytes().decode()
+            cols[name] = raw.split(_COLUMN_SEP) if n else []
+            if len(cols[name]) != n:
+                raise ValueError(f"column {name} has {len(cols[name])} values for {n} slides")
+        self.n = n
+        self.ids, self.deck_ids, self.deck_names = cols["ids"], cols["deck_ids"], cols["deck_names"]
+        self.folders, self.titles, self.texts = cols["folders"], cols["titles"], cols["texts"]
+        self.snippets, self.content_types = cols["snippets"], cols["content_types"]
+        self.universes, self.canonical_decks = cols["universes"], cols["canonical_decks"]
+        self.previews = [s[:PREVIEW_CHARS] for s in self.snippets]
+        self.source_paths = [p or None for p in cols["source_paths"]]
+        parsed: dict[str, date | None] = {"": None}
+        self.deck_dates = [
+            parsed[d] if d in parsed else parsed.setdefault(d, date.fromisoformat(d))
+            for d in cols["deck_dates"]
         ]
+        self.id_to_row = {sid: r for r, sid in enumerate(self.ids)}
+        self.slide_numbers = np.load(path / "columns" / "slide_numbers.npy").tolist()
         self.sections = np.load(path / "sections.npy")
         self.deck_years = np.load(path / "deck_years.npy")
         self.vectors = np.load(path / "vectors.npy", mmap_mode="r")
         self.taxonomy_vectors = np.load(path / "taxonomy_vectors.npy")
         self.master_vectors = np.load(path / "master_vectors.npy")
         self.bm25 = BM25Index.load(path / "bm25", mmap=True) if (path / "bm25").exists() else None
+        db = sqlite3.connect(f"file:{path / 'library.sqlite'}?mode=ro", uri=True)
+        try:
+            master_rows = db.execute(
+                "SELECT row_id, client, use_case, title, summary FROM master ORDER BY row"
+            ).fetchall()
+            words = Counter(dict(db.execute("SELECT term, df FROM word_df")))
+        finally:
+            db.close()
         self.rarity = DocFreqTable(n_docs=int(meta["n_docs_rarity"]), words=words)
         self.rarity.phrases = _SqliteCounts(path / "library.sqlite", "phrase_df")  # type: ignore[assignment]
         mined = json.loads((path / "mined.json").read_text())
@@ -549,14 +636,3 @@ def _encode(
     if progress and not texts:
         progress(stage, 0, 0)
     return out
-
-
-def _build_rarity(documents: Sequence[str], progress: Progress | None) -> DocFreqTable:
-    table = DocFreqTable()
-    step = 5_000
-    for start in range(0, len(documents), step):
-        for doc in documents[start : start + step]:
-            table.add(doc, (2, 3), RARITY_STOPWORDS)
-        if progress:
-            progress("rarity", min(start + step, len(documents)), len(documents))
-    return table

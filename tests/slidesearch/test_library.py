@@ -4,19 +4,32 @@ from datetime import date
 import numpy as np
 import pytest
 
-from slidesearch.library import SCHEMA_VERSION, Library, LibraryError, mine_clusters
+from slidesearch.library import (
+    SCHEMA_VERSION,
+    Library,
+    LibraryError,
+    mine_clusters,
+    mine_taxonomy,
+    mine_terms,
+)
 from slidesearch.model import SECTIONS, Slide, VerifiedCaseStudy
 
 TOPICS = [
-    ("Fraud detection", "anti money laundering alerts and transaction monitoring rules"),
-    ("Customer churn", "propensity scoring and retention campaigns for subscribers"),
-    ("Demand forecasting", "store level replenishment and inventory optimisation"),
+    (
+        "Fraud detection",
+        ("transaction monitoring", "money laundering", "device fingerprinting", "mule accounts"),
+    ),
+    ("Customer churn", ("propensity scoring", "retention offers", "subscriber tenure", "save desk")),
+    (
+        "Demand forecasting",
+        ("store replenishment", "inventory optimisation", "promotion lift", "safety stock"),
+    ),
 ]
 
 
 def _slides(n_per_topic: int = 12) -> list[Slide]:
     slides = []
-    for t, (title, body) in enumerate(TOPICS):
+    for t, (title, terms) in enumerate(TOPICS):
         for i in range(n_per_topic):
             slides.append(
                 Slide(
@@ -26,7 +39,8 @@ def _slides(n_per_topic: int = 12) -> list[Slide]:
                     folder=f"/DAAIS/Clients/Client {t}",
                     slide_number=i + 1,
                     title=f"{title} programme {i}",
-                    text=f"{body}. Delivered for region {i} with {10 + i}% uplift.",
+                    text=f"{terms[i % 4]} for large enterprises\n{terms[(i + 1) % 4]} at scale\n"
+                    f"Delivered for region {i} with {10 + i}% uplift.",
                     content_type="case_study" if i % 4 == 0 else "content",
                     deck_date=date(2024, 1 + i % 12, 1),
                 )
@@ -76,7 +90,7 @@ class TestFromSlides:
         rows, _ = library.bm25.top_k(["capital", "call"], 1)
         assert library.ids[rows[0]] == "rare"
         assert library.rarity.df("capital call") == 1
-        assert library.rarity.df("fraud") == 12
+        assert library.rarity.df("fraud") == 12 and library.rarity.df("fraud detection") == 12
 
     def test_faiss_index_searches_every_slide(self, library):
         scores, rows = library.faiss_index.search(library.vectors[:1], 1)
@@ -93,10 +107,13 @@ class TestFromSlides:
 
 class TestMineClusters:
     def test_co_occurring_distinctive_terms_form_a_cluster(self, library):
+        topic_of = {term: t for t, (_, terms) in enumerate(TOPICS) for term in terms}
+        assert library.clusters
+        for key, terms in library.clusters.items():
+            topics = {topic_of[x] for x in [key, *terms] if x in topic_of}
+            assert len(topics) <= 1, (key, terms)
         assert any(
-            "transaction monitoring" in terms or "money laundering" in terms or "laundering" in terms
-            for key, terms in library.clusters.items()
-            if "fraud" in key
+            key in topic_of and any(t in topic_of for t in terms) for key, terms in library.clusters.items()
         )
 
     def test_terms_never_share_a_word_with_their_key(self, library):
@@ -105,12 +122,42 @@ class TestMineClusters:
 
     def test_unrelated_terms_do_not_cluster(self):
         docs = ["alpha beta"] * 5 + ["gamma delta"] * 5 + ["alpha gamma"] + ["beta delta"]
-        from core.rarity import DocFreqTable
-
-        table = DocFreqTable.build(docs)
-        clusters = mine_clusters(docs, table, ["alpha", "beta", "gamma", "delta"], min_lift=1.5)
+        _, terms = mine_terms(docs)
+        clusters = mine_clusters(terms, ["alpha", "beta", "gamma", "delta"], min_lift=1.5)
         assert "gamma" not in clusters.get("alpha", [])
         assert "beta" in clusters["alpha"]
+
+    def test_a_fixed_phrase_split_in_two_is_not_a_cluster(self):
+        docs = ["meera varkey cofounder"] * 6 + ["gamma delta"] * 6
+        _, terms = mine_terms(docs)
+        assert "varkey" not in mine_clusters(terms, ["meera", "varkey"]).get("meera", [])
+
+
+class TestMineTerms:
+    def test_phrases_never_span_two_lines_and_skip_stopwords(self):
+        rarity, _ = mine_terms(["Capital call reporting\nQ1 results", "Payment of the capital call"])
+        assert rarity.df("capital call") == 2
+        assert rarity.df("reporting q1") == 0
+        assert rarity.df("payment capital call") == 1
+        assert rarity.df("the") == 1 and rarity.n_docs == 2
+
+    def test_taxonomy_keeps_recurring_distinctive_terms(self):
+        docs = (
+            ["demand sensing for stores"] * 4
+            + ["one-off mention of zebrafish"]
+            + [f"filler {i}" for i in range(5)]
+        )
+        rarity, terms = mine_terms(docs)
+        taxonomy = mine_taxonomy(terms, rarity)
+        assert "demand sensing" in taxonomy and "zebrafish" not in taxonomy and "for" not in taxonomy
+        assert "sensing" not in taxonomy  # only ever part of "demand sensing"
+
+    def test_fragments_straddling_two_terms_are_not_taxonomy(self):
+        docs = [f"mule accounts {w}" for w in ("large", "small", "scale") for _ in range(3)]
+        docs += [f"filler {i}" for i in range(20)]
+        rarity, terms = mine_terms(docs)
+        taxonomy = mine_taxonomy(terms, rarity)
+        assert "mule accounts" in taxonomy and "accounts large" not in taxonomy
 
 
 class TestSaveAndOpen:
