@@ -4,8 +4,9 @@ Run: ``python -m bench.embedders`` (add ``--help`` for the options). Every varia
 embeds the same slide texts and the 1,640 questions; MRR@10 is the reciprocal rank
 of the first evidence slide among the 10 nearest slides by cosine (0 when none is
 in the top 10). Speed is slides embedded per second of wall time, tokenisation
-included, after one warm-up batch. The machine is shared, so the load average is
-printed with the table: compare variants within one run, not across runs.
+included, after one warm-up batch; CPU ms/slide (process CPU time over all threads)
+is the figure least moved by other work on a shared machine, and the 1-minute
+load average is printed beside each row: compare variants within one run.
 """
 
 from __future__ import annotations
@@ -76,27 +77,34 @@ def build(variant: Variant, threads: int) -> Embedder:
 
 
 def measure(variant: Variant, texts: list[str], questions: list[str], evidence: list[set[int]],
-            threads: int, batch_size: int) -> dict[str, float | str | int]:
+            threads: int, batch_size: int) -> dict[str, float | str | int | None]:
+    """Load time, speed over ``texts`` and, when ``questions`` are given, MRR@10 over ``texts``."""
     started = time.perf_counter()
     embedder = build(variant, threads)
     load_s = time.perf_counter() - started
     embedder.encode(texts[:batch_size], batch_size=batch_size)  # warm-up: first calls pay one-off allocation
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     slide_vectors = embedder.encode(texts, batch_size=batch_size)
     slides_per_s = len(texts) / (time.perf_counter() - started)
-    query_vectors = embedder.encode(questions, batch_size=batch_size)
+    cpu_ms_per_slide = 1000 * (time.process_time() - cpu_started) / len(texts)
+    mrr10 = None
+    if questions:
+        query_vectors = embedder.encode(questions, batch_size=batch_size)
+        mrr10 = round(mrr_at_10(slide_vectors, query_vectors, evidence), 4)
     return {
-        "variant": variant.name, "batch": batch_size, "load_s": round(load_s, 1),
-        "slides_per_s": round(slides_per_s, 1), "mrr10": round(mrr_at_10(slide_vectors, query_vectors, evidence), 4),
+        "variant": variant.name, "batch": batch_size, "slides": len(texts), "load_s": round(load_s, 1),
+        "slides_per_s": round(slides_per_s, 1), "cpu_ms_per_slide": round(cpu_ms_per_slide, 2), "mrr10": mrr10,
     }
 
 
-def _measure_in_fresh_process(name: str, batch_size: int, threads: int) -> dict[str, float | str | int]:
+def _measure_in_fresh_process(name: str, batch_size: int, threads: int, limit: int | None) -> dict[str, object]:
     """One variant in its own interpreter, so its load time includes importing torch and reading weights."""
     cmd = [sys.executable, "-m", "bench.embedders", "--one", name, "--batch-sizes", str(batch_size),
            "--threads", str(threads)]
+    if limit:
+        cmd += ["--limit", str(limit)]
     done = subprocess.run(cmd, capture_output=True, text=True, check=True, cwd=Path(__file__).resolve().parent.parent)
-    row: dict[str, float | str | int] = json.loads(done.stdout.strip().splitlines()[-1])
+    row: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
     return row
 
 
@@ -106,6 +114,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help=f"comma-separated, from {', '.join(VARIANTS)}")
     parser.add_argument("--batch-sizes", default="32", help="comma-separated batch sizes, each measured per variant")
     parser.add_argument("--threads", type=int, default=2, help="torch intra-op threads")
+    parser.add_argument("--limit", type=int, help="time only the first N slides and skip MRR (a short speed check)")
     parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: measure one variant here, print one JSON row
     args = parser.parse_args(argv)
     names = [args.one] if args.one else args.variants.split(",")
@@ -116,6 +125,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.one:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         _, texts, questions, evidence = load_slidevqa(get_settings().data_dir)
+        if args.limit:
+            texts, questions, evidence = texts[: args.limit], [], []
         row = measure(VARIANTS[args.one], texts, questions, evidence, args.threads, batch_sizes[0])
         row["load_avg_1m"] = round(os.getloadavg()[0], 2)
         print(json.dumps(row))
@@ -123,13 +134,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     rows = []
     for name in names:
         for batch_size in batch_sizes:
-            rows.append(_measure_in_fresh_process(name, batch_size, args.threads))
+            rows.append(_measure_in_fresh_process(name, batch_size, args.threads, args.limit))
             print(json.dumps(rows[-1]), file=sys.stderr, flush=True)
-    print(f"SlideVQA: 1,284 slides, 1,640 questions; torch threads={args.threads}; each row a fresh process")
-    print("| variant | batch | load s | slides/s | MRR@10 | load avg (1 min) |")
-    print("| --- | --- | --- | --- | --- | --- |")
+    scope = f"first {args.limit} slides, no MRR" if args.limit else "1,284 slides, 1,640 questions"
+    print(f"SlideVQA ({scope}); torch threads={args.threads}; each row a fresh process")
+    print("| variant | batch | load s | slides/s | CPU ms/slide | MRR@10 | load avg (1 min) |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
     for r in rows:
-        print(f"| {r['variant']} | {r['batch']} | {r['load_s']} | {r['slides_per_s']} | {r['mrr10']} | {r['load_avg_1m']} |")
+        mrr = "-" if r["mrr10"] is None else r["mrr10"]
+        print(f"| {r['variant']} | {r['batch']} | {r['load_s']} | {r['slides_per_s']} | {r['cpu_ms_per_slide']} "
+              f"| {mrr} | {r['load_avg_1m']} |")
     return 0
 
 
