@@ -70,6 +70,8 @@ class GeneratorConfig(BaseModel):
     word_swap: float = 0.3
     """Share of a template title's content words replaced by words from the shelf's title vocabulary."""
     feature_keep: float = 0.5
+    group_templates: float = 3.0
+    """Pseudo-count of department-group templates next to a shelf's own real rows."""
 
 
 @dataclass
@@ -198,30 +200,30 @@ class PlanShelves:
 
 
 def shelf_sizes(n: int, cfg: GeneratorConfig, rng: random.Random) -> list[int]:
-    """``n`` log-normal shelf sizes, largest first, summing to about ``cfg.size``.
+    """``n`` log-normal shelf sizes, largest first, summing to about ``cfg.size`` with the median kept.
 
-    The upper half is stretched by the factor (found by bisection) that brings the total to
-    ``cfg.size``; sizes past the knee are compressed (to the fourth root of their excess ratio) so
-    that, as in the frozen catalog, the largest shelves sit a little over 1,000 at 50k rows rather
-    than running away. The knee scales with the size.
+    Sizes above the median m are stretched as m·(s/m)^γ, γ found by bisection so that the total
+    is ``cfg.size``; sizes past the knee are then compressed (to the fourth root of their excess
+    ratio) so that, as in the frozen catalog, the largest shelves sit a little over 1,000 at 50k
+    rows rather than running away. The knee scales with the size.
     """
-    sizes = sorted((math.exp(rng.gauss(math.log(cfg.shelf_median), cfg.shelf_sigma)) for _ in range(n)),
-                   reverse=True)
+    median = cfg.shelf_median
+    sizes = sorted((math.exp(rng.gauss(math.log(median), cfg.shelf_sigma)) for _ in range(n)), reverse=True)
     knee = cfg.shelf_knee_per_50k * cfg.size / REFERENCE_SIZE
-    half = n // 2
-    lower = [max(1, round(s)) for s in sizes[half:]]
 
-    def shaped(value: float) -> int:
+    def shaped(value: float, gamma: float) -> int:
+        if value > median:
+            value = median * (value / median) ** gamma
         return max(1, round(value if value <= knee else knee * (value / knee) ** 0.25))
 
-    low, high = 0.0, float(cfg.size)
+    low, high = 0.1, 4.0
     for _ in range(60):
-        middle = (low + high) / 2
-        if sum(shaped(s * middle) for s in sizes[:half]) + sum(lower) < cfg.size:
-            low = middle
+        gamma = (low + high) / 2
+        if sum(shaped(s, gamma) for s in sizes) < cfg.size:
+            low = gamma
         else:
-            high = middle
-    return sorted([shaped(s * high) for s in sizes[:half]] + lower, reverse=True)
+            high = gamma
+    return [shaped(s, high) for s in sizes]
 
 
 def _extension_word(pool: Pool, label: str, rng: random.Random) -> str:
@@ -328,6 +330,24 @@ def near_twin(state: GenState, template: dict[str, Any], pool: Pool, change: str
     return row
 
 
+def _noun(path: list[str]) -> str:
+    """The product noun of a category path: the last word of its leaf (``Ankle & Bootie`` → ``Bootie``)."""
+    words = shelf_label(path).split()
+    return words[-1] if words else ""
+
+
+def _rename_noun(title: str, template_path: list[str], shelf_path: list[str]) -> str:
+    """Swap the template's product noun (singular or plural) for the shelf's; append it when absent."""
+    old, new = _noun(template_path), _noun(shelf_path)
+    if not new or old.lower() == new.lower():
+        return title
+    stem = old.rstrip("sS") if len(old) > 3 else old
+    pattern = re.compile(rf"\b{re.escape(stem)}s?\b", re.I) if stem else None
+    if pattern is not None and pattern.search(title):
+        return pattern.sub(new, title)
+    return f"{title} {new}"
+
+
 def _swap_title_words(title: str, pool: Pool, label: str, share: float, rng: random.Random) -> str:
     """Replace about ``share`` of the content words with shelf words the title does not already use.
 
@@ -352,7 +372,12 @@ def _swap_title_words(title: str, pool: Pool, label: str, share: float, rng: ran
 def generated_row(state: GenState, shelf: Shelf) -> dict[str, Any]:
     """A new product for ``shelf``: a real template recombined with its shelf's vocabulary and real values."""
     cfg, rng, pool = state.config, state.rng, shelf.pool
-    template = rng.choice(pool.rows)
+    # A shelf's own real rows are a few products; beyond them (a pseudo-count of ``group_templates``)
+    # templates come from the department group with the product noun renamed to the shelf's, so a
+    # large shelf with one real row is not three hundred copies of it.
+    own = len(pool.rows) / (len(pool.rows) + cfg.group_templates)
+    from_shelf = rng.random() < own
+    template = rng.choice(pool.rows) if from_shelf else rng.choice(pool.group)
     row = json.loads(json.dumps(template))
     _redraw_identity(state, row, price_spread=0.35)
     old_store = str(row.get("store") or "")
@@ -360,6 +385,8 @@ def generated_row(state: GenState, shelf: Shelf) -> dict[str, Any]:
     title = row.get("title") or ""
     if old_store and title.lower().startswith(old_store.lower()):
         title = new_store + title[len(old_store):]
+    if not from_shelf:
+        title = _rename_noun(title, [str(c) for c in template.get("categories") or []], shelf.path)
     title = _swap_title_words(title, pool, shelf.label, cfg.word_swap, rng)
     if shelf.extension and shelf.extension.lower() not in title.lower():
         title = f"{title} {shelf.extension}"
@@ -478,8 +505,8 @@ def write_rows(rows: Iterable[dict[str, Any]], out: Path) -> str:
     temporary = out.with_name(out.name + f".tmp{os.getpid()}")
     payload = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows).encode("utf-8")
     if out.name.endswith(".gz"):
-        # mtime=0 keeps the bytes, and so the sha256, identical across runs.
-        with open(temporary, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=6, mtime=0) as gz:
+        # No name and mtime=0 in the header keep the bytes, and so the sha256, identical across runs.
+        with open(temporary, "wb") as raw, gzip.GzipFile(filename="", fileobj=raw, mode="wb", compresslevel=6, mtime=0) as gz:
             gz.write(payload)
     else:
         temporary.write_bytes(payload)
