@@ -35,7 +35,7 @@ def _slides(quick: bool, out_dir: Path) -> dict[str, object]:
 def _turns(quick: bool, out_dir: Path) -> dict[str, object]:
     from bench.turns_bench import bench_turns
 
-    return bench_turns(quick=quick)
+    return bench_turns(quick=quick, out_dir=out_dir)
 
 
 SECTIONS: dict[str, SectionFn] = {"core": _core, "slides": _slides, "turns": _turns}
@@ -51,6 +51,7 @@ def run_benchmarks(out_dir: Path, quick: bool = False, only: list[str] | None = 
     results: dict[str, object] = {
         "started": datetime.now(UTC).isoformat(timespec="seconds"),
         "quick": quick,
+        "out_dir": str(out_dir),
         "machine": machine_info(),
         "sections": {},
     }
@@ -88,6 +89,8 @@ def markdown_summary(results: dict[str, object]) -> str:
             lines.append(f"- failed: {section['error']}")
         for key, value in section.get("headline", {}).items():
             lines.append(f"- {key}: {value}")
+        if section.get("plots"):
+            lines.append(f"- plot files (in `{results.get('out_dir', '.')}`): {', '.join(section['plots'])}")
         lines.append("")
     return "\n".join(lines)
 

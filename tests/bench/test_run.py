@@ -6,7 +6,11 @@ from bench.run import markdown_summary, run_benchmarks
 
 
 class TestRunBenchmarks:
-    def test_core_section_writes_figures_with_machine_info(self, tmp_path):
+    def test_core_section_writes_figures_with_machine_info(self, tmp_path, monkeypatch):
+        import bench.core_bench as core_bench
+
+        monkeypatch.setattr(core_bench, "QUICK_DEDUP_SIZES", (200, 400))
+        monkeypatch.setattr(core_bench, "QUICK_BM25_DOCS", 1_000)
         results = run_benchmarks(tmp_path, quick=True, only=["core"], progress=lambda _: None)
         stored = json.loads((tmp_path / "results.json").read_text())
         assert stored["machine"]["cpus"] >= 1
@@ -14,7 +18,21 @@ class TestRunBenchmarks:
         assert core["ok"] is True
         assert core["dedup_200_union_find"]["median_ms"] > 0
         assert core["dedup_200_greedy_baseline"]["median_ms"] > 0
+        assert core["bm25_per_query"]["docs"] == 1_000
+        assert 0.0 <= core["bm25_per_query"]["top10_agreement"] <= 1.0
         assert "rarity lookup vs corpus scan" in markdown_summary(results)
+
+    def test_summary_names_each_sections_plot_files_and_where_they_are(self, tmp_path, monkeypatch):
+        import bench.run as run_module
+
+        def plotted(quick, out_dir):
+            (out_dir / "p.png").write_bytes(b"png")
+            return {"headline": {"figure": "1 ms"}, "plots": ["p.png"]}
+
+        monkeypatch.setitem(run_module.SECTIONS, "core", plotted)
+        summary = markdown_summary(run_benchmarks(tmp_path, quick=True, only=["core"], progress=lambda _: None))
+        assert "- figure: 1 ms" in summary
+        assert f"plot files (in `{tmp_path}`): p.png" in summary
 
     def test_unknown_section_is_a_clear_error(self, tmp_path):
         with pytest.raises(ValueError, match="choose from core, slides, turns"):
