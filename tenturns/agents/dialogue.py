@@ -41,7 +41,9 @@ class Reading:
     """What one shopper message means for the agent.
 
     ``phrases`` are newly stated requirements; ``retract_opening`` says the phrase
-    stated in the opening is withdrawn; ``counted`` is how many requirements the
+    stated in the opening is withdrawn; ``override_pending`` marks an opening that
+    states a bare preference (the intent-override form), where the shopper will
+    change their mind and nothing shown before that counts; ``counted`` is how many requirements the
     message discloses (a phrase holding the separator itself is split for
     matching but never counts as more than two); ``shelf`` is the shelf named in
     an opening, when one was recognised.
@@ -54,6 +56,7 @@ class Reading:
     attribute: str | None = None
     retract_opening: bool = False
     exploring: bool = False
+    override_pending: bool = False
 
 
 def _strip_final_period(text: str) -> str:
@@ -111,7 +114,8 @@ def read_opening(message: str, matcher: ShelfMatcher) -> Reading:
         if body.startswith(KEY_REQUIREMENT):
             phrase = _strip_final_period(body[len(KEY_REQUIREMENT):])
             return Reading(Kind.OPENING, phrases=(phrase,) if phrase else (), counted=1 if phrase else 0, shelf=shelf)
-        return Reading(Kind.OPENING, phrases=(body,) if body else (), counted=1 if body else 0, shelf=shelf)
+        return Reading(Kind.OPENING, phrases=(body,) if body else (), counted=1 if body else 0, shelf=shelf,
+                       override_pending=bool(body))
     text = message.strip()
     return Reading(Kind.OPENING, phrases=(text,) if text else (), counted=1 if text else 0, shelf=shelf)
 

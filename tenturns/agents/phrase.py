@@ -18,6 +18,7 @@ trace explaining each shown item's score by phrase.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -31,8 +32,12 @@ from tenturns.agents.base import BaseAgent
 from tenturns.agents.dialogue import Kind, Reading, ShelfMatcher, read_opening, read_reply
 from tenturns.agents.phrase_index import CandidateView, PhraseIndex, Scored, phrase_index
 from tenturns.agents.rerank import RerankShortlist, make_shortlist_reranker
+from tenturns.agents.width import plan_width, target_probabilities
 
 FULL_WIDTH = 10
+LAST_TURN = 10
+MAX_REQUIREMENTS = 4
+"""An intent card holds at most two hard constraints and two soft preferences (spec, "Hidden intent card")."""
 
 
 class TenTurnsConfig(BaseModel):
@@ -47,8 +52,17 @@ class TenTurnsConfig(BaseModel):
         default=(1, 2, 10), description="Items shown with <=2, 3, >=4 known requirements (spec step 6)."
     )
     full_width_turn: int = Field(default=4, description="From this turn on, always show the full width.")
+    width_policy: Literal["seed", "spread", "expected"] = Field(
+        default="expected",
+        description="seed: widths by known requirements; spread: one item while more can be learned, then "
+        "the remaining candidates spread evenly over the turns left; expected: one item while more can be "
+        "learned, then the width maximising the expected score (width.py).",
+    )
+    sharpness: float = Field(default=4.0, description="expected policy: q_i ∝ exp(sharpness · evidence gap).")
     override: Literal["replace", "keep"] = Field(
-        default="replace", description="On 'ignore my earlier preference': drop the opening's phrase, or keep it."
+        default="keep",
+        description="On 'ignore my earlier preference': drop the opening's phrase (replace), or keep it — the "
+        "simulated shopper's old preference is still true of the target, and keeping it measured better.",
     )
     fallback_candidates: int = Field(default=300, description="Shortlist size from the generic route when no shelf matches.")
 
@@ -62,6 +76,14 @@ class Memory:
     opening_requirement: str | None = None
     requirements: list[tuple[str, ...]] = field(default_factory=list)
     drained: bool = False
+    override_pending: bool = False
+    excluded: set[int] = field(default_factory=set)
+    disclosed: set[tuple[str, ...]] = field(default_factory=set)
+
+    @property
+    def complete(self) -> bool:
+        """Nothing more can be learned: four requirements (the most a session holds) or "nothing left"."""
+        return self.drained or len(self.disclosed) >= MAX_REQUIREMENTS
     free_text: list[str] = field(default_factory=list)
     traces: list[dict[str, Any]] = field(default_factory=list)
 
@@ -105,12 +127,15 @@ class ReadMessage:
             reading = read_opening(state.message, self.matcher)
             memory.opened = True
             memory.shelf = reading.shelf
+            memory.override_pending = reading.override_pending
             if reading.phrases:
                 memory.opening_requirement = reading.phrases[0]
         else:
             reading = read_reply(state.message)
         if reading.kind == Kind.NOTHING_LEFT and reading.attribute == "other":
             memory.drained = True
+        if reading.kind == Kind.OVERRIDE:
+            memory.override_pending = False
         if reading.retract_opening and self.override == "replace" and memory.opening_requirement:
             retracted = (memory.opening_requirement,)
             memory.requirements = [r for r in memory.requirements if r != retracted]
@@ -129,6 +154,8 @@ class ReadMessage:
             requirement = tuple(group)
             if requirement and requirement not in memory.requirements:
                 memory.requirements.append(requirement)
+            if requirement:
+                memory.disclosed.add(requirement)
 
 
 class RestrictToShelf:
@@ -161,20 +188,78 @@ class ScorePhrases:
         return replace(state, scored=scored, order=scored.ranking())
 
 
+class DropShown:
+    """Stage 3b: never show again an item shown at a turn where a hit would have counted.
+
+    Showing the target ends the session, so an item shown at a turn that counted and
+    followed by another turn is not the target. Before an announced intent override
+    a hit does not count, so nothing shown then is ruled out. When every candidate
+    is ruled out the shelf guess was wrong: the generic route's shortlist takes over.
+    """
+
+    def __init__(self, index: PhraseIndex, fallback: Any, size: int, idf_scope: str) -> None:
+        self.index, self.fallback, self.size, self.idf_scope = index, fallback, size, idf_scope
+
+    def run(self, state: Turn) -> Turn:
+        assert state.scored is not None and state.order is not None
+        excluded = state.memory.excluded
+        if not excluded:
+            return state
+        keep = [int(i) for i in state.order if int(state.scored.rows[i]) not in excluded]
+        if keep:
+            return replace(state, order=np.asarray(keep, dtype=np.int64))
+        query = " ".join(state.memory.phrases + state.memory.free_text)
+        rows = [r for r in self.fallback().shortlist(query, self.size + len(excluded)).tolist() if r not in excluded]
+        view = self.index.rows_view(np.sort(np.asarray(rows, dtype=np.int64)))
+        scored = self.index.score(view, state.memory.phrases, "catalog")
+        return replace(state, view=view, scored=scored, order=scored.ranking())
+
+
 class ChooseWidth:
     """Stage 4: how many items to show — a bet on how specific the known intent already is."""
 
-    def __init__(self, widths: tuple[int, int, int], full_width_turn: int) -> None:
+    def __init__(self, widths: tuple[int, int, int], full_width_turn: int, policy: str, sharpness: float) -> None:
         self.widths = widths
         self.full_width_turn = full_width_turn
+        self.policy = policy
+        self.sharpness = sharpness
 
     def run(self, state: Turn) -> Turn:
+        if self.policy == "seed":
+            width = self._seed(state)
+        elif self.policy == "spread":
+            width = self._spread(state)
+        else:
+            width = self._expected(state)
+        return replace(state, width=max(0, min(width, state.top_k)))
+
+    def _expected(self, state: Turn) -> int:
+        """One item while more can be learned; then the width of the best plan over the turns left."""
+        if state.turn < LAST_TURN and not state.memory.complete:
+            return 1
+        assert state.scored is not None and state.order is not None
+        evidence = (state.scored.scores - state.scored.prior)[state.order]
+        return plan_width(target_probabilities(evidence, self.sharpness), state.turn)
+
+    def _seed(self, state: Turn) -> int:
         known = len(state.memory.requirements)
         few, three, many = self.widths
-        width = few if known <= 2 else three if known == 3 else many
         if state.turn >= self.full_width_turn:
-            width = FULL_WIDTH
-        return replace(state, width=max(0, min(width, state.top_k)))
+            return FULL_WIDTH
+        return few if known <= 2 else three if known == 3 else many
+
+    @staticmethod
+    def _spread(state: Turn) -> int:
+        """A hit at rank r is worth 0.3/r against 0.02 per turn of delay, so one item a turn beats a list
+        until about rank 15; the remaining candidates are spread over the turns left so all are shown by
+        the last one."""
+        turns_left = LAST_TURN - state.turn + 1
+        if turns_left <= 1:
+            return FULL_WIDTH
+        if not state.memory.complete:
+            return 1
+        assert state.order is not None
+        return max(1, math.ceil(len(state.order) / turns_left))
 
 
 class ChooseQuestion:
@@ -200,10 +285,15 @@ class TenTurnsAgent(BaseAgent):
             ReadMessage(self.matcher, self.config.override),
             RestrictToShelf(self.index, self._fallback, self.config.fallback_candidates),
             ScorePhrases(self.index, self.config.idf_scope),
+            DropShown(self.index, self._fallback, self.config.fallback_candidates, self.config.idf_scope),
         ]
         if self.reranker is not None:
             self.stages.append(self.reranker)
-        self.stages += [ChooseWidth(self.config.widths, self.config.full_width_turn), ChooseQuestion()]
+        self.stages += [
+            ChooseWidth(self.config.widths, self.config.full_width_turn, self.config.width_policy,
+                        self.config.sharpness),
+            ChooseQuestion(),
+        ]
 
     def _fallback(self) -> Any:
         if self._generic is None:
@@ -259,6 +349,8 @@ class TenTurnsAgent(BaseAgent):
             ],
         }
         state.memory.traces.append(trace)
+        if not state.memory.override_pending:
+            state.memory.excluded.update(int(scored.rows[i]) for i in shown)
         return {
             "message": self._message(state),
             "ask_attribute": state.ask,

@@ -8,7 +8,7 @@ from tenturns.evaluate import evaluate_agent
 ROWS = [
     {"parent_asin": f"S{i}", "title": f"Crew Socks model {i}", "features": [f"feature {i}", "Machine Wash"],
      "categories": ["Clothing, Shoes & Jewelry", "Men", "Socks"], "rating_number": 100 - i}
-    for i in range(12)
+    for i in range(30)
 ] + [
     {"parent_asin": "H1", "title": "Wool Hat", "features": ["Hand Wash"],
      "categories": ["Clothing, Shoes & Jewelry", "Women", "Hats"], "rating_number": 5},
@@ -49,8 +49,12 @@ class TestDraining:
         assert replies[1]["ask_attribute"] == "other"
 
 
-class TestEmissionWidth:
+SEED_WIDTHS = TenTurnsConfig(width_policy="seed")
+
+
+class TestSeedEmissionWidth:
     def test_width_follows_the_number_of_known_requirements(self, agent):
+        agent = TenTurnsAgent(agent.catalog_path, config=SEED_WIDTHS)
         replies = play(agent, [
             "I'm looking for Men Socks. A key requirement is: feature 3.",
             "For that, what matters is: Machine Wash; crew.",
@@ -59,9 +63,45 @@ class TestEmissionWidth:
         assert [len(r["recommendations"]) for r in replies] == [1, 2, 10]
 
     def test_full_width_from_turn_four(self, agent):
+        agent = TenTurnsAgent(agent.catalog_path, config=SEED_WIDTHS)
         replies = play(agent, ["I'm looking for Men Socks, but I'm still exploring."] + [
-            "I don't have an additional preference for other."] * 3)
+            "Those options are not quite right yet. Ask me about one specific attribute."] * 3)
         assert [len(r["recommendations"]) for r in replies] == [1, 1, 1, 10]
+
+
+class TestExpectedWidth:
+    def test_one_item_while_more_can_be_learned(self, agent):
+        replies = play(agent, ["I'm looking for Men Socks. A key requirement is: Machine Wash.",
+                               "For that, what matters is: crew; socks."])
+        assert [len(r["recommendations"]) for r in replies] == [1, 1]
+
+    def test_once_nothing_is_left_a_wide_tie_is_spread_over_the_turns_left(self, agent):
+        replies = play(agent, ["I'm looking for Men Socks. A key requirement is: Machine Wash.",
+                               "I don't have an additional preference for other."])
+        assert 1 < len(replies[1]["recommendations"]) <= 10
+
+    def test_the_last_turn_shows_the_full_list(self, agent):
+        replies = play(agent, ["I'm looking for Men Socks, but I'm still exploring."] + [
+            "Those options are not quite right yet. Ask me about one specific attribute."] * 9)
+        assert len(replies[-1]["recommendations"]) == 10
+
+
+class TestRuledOut:
+    def test_an_item_shown_at_a_counting_turn_is_never_shown_again(self, agent):
+        replies = play(agent, ["I'm looking for Men Socks, but I'm still exploring."] + [
+            "Those options are not quite right yet. Ask me about one specific attribute."] * 4)
+        shown = [r["parent_asin"] for reply in replies for r in reply["recommendations"]]
+        assert len(shown) == len(set(shown))
+
+    def test_before_an_announced_override_nothing_is_ruled_out(self, agent):
+        replies = play(agent, ["I'm looking for Men Socks. feature 3",
+                               "I don't have an additional preference for other."])
+        assert replies[0]["recommendations"][0] == replies[1]["recommendations"][0]
+
+    def test_when_the_shelf_is_exhausted_the_catalog_takes_over(self, agent):
+        replies = play(agent, ["I'm looking for Women Hats, but I'm still exploring.",
+                               "Those options are not quite right yet. Ask me about one specific attribute."])
+        assert replies[1]["recommendations"] and replies[1]["recommendations"][0]["parent_asin"] != "H1"
 
 
 class TestScoring:
@@ -82,13 +122,14 @@ class TestScoring:
 
 
 class TestOverride:
-    def test_replace_drops_the_opening_phrase(self, tmp_path, agent):
+    def test_replace_drops_the_opening_phrase(self, agent):
+        agent = TenTurnsAgent(agent.catalog_path, config=TenTurnsConfig(override="replace"))
         play(agent, ["I'm looking for Men Socks. feature 2",
                      "Actually, ignore my earlier preference. What I need is: feature 9."])
         assert agent.sessions["s"]["memory"].phrases == ["feature 9"]
 
-    def test_keep_holds_both_phrases(self, agent):
-        keeper = TenTurnsAgent(agent.catalog_path, config=TenTurnsConfig(override="keep"))
+    def test_keep_holds_both_phrases_by_default(self, agent):
+        keeper = agent
         play(keeper, ["I'm looking for Men Socks. feature 2",
                       "Actually, ignore my earlier preference. What I need is: feature 9."])
         assert keeper.sessions["s"]["memory"].phrases == ["feature 2", "feature 9"]

@@ -20,7 +20,6 @@ ROWS = [
     for i in range(4)
 ]
 OPENING = "I'm looking for Men Socks. A key requirement is: feature 2."
-TALL = "For that, what matters is: crew; socks."
 
 
 @pytest.fixture
@@ -35,36 +34,35 @@ def agent_with(catalog_path, model):
     return TenTurnsAgent(catalog_path, reranker=RerankShortlist(model, titles, depth=4))
 
 
-def run_two_turns(agent):
+def run_last_turn(agent):
+    """Turn 10 shows the whole four-item shelf, so the full order is visible."""
     agent.reset("s", {})
-    agent.respond("s", OPENING, 1)
-    agent.respond("s", TALL, 2)
-    return agent.respond("s", "I don't have an additional preference for other.", 4)
+    return agent.respond("s", OPENING, 10)
 
 
 class TestRerankShortlist:
     def test_the_model_order_replaces_the_top_of_the_ranking(self, catalog_path):
-        model = FakeModel([ShortlistOrder(order=[1, 2, 3, 4])] * 2 + [ShortlistOrder(order=[4, 3, 2, 1])])
+        model = FakeModel([ShortlistOrder(order=[4, 3, 2, 1])])
         agent = agent_with(catalog_path, model)
         deterministic = TenTurnsAgent(catalog_path)
-        expected = [r["parent_asin"] for r in run_two_turns(deterministic)["recommendations"]][::-1]
-        assert [r["parent_asin"] for r in run_two_turns(agent)["recommendations"]] == expected
+        expected = [r["parent_asin"] for r in run_last_turn(deterministic)["recommendations"]][::-1]
+        assert [r["parent_asin"] for r in run_last_turn(agent)["recommendations"]] == expected
         assert agent.traces("s")[-1]["llm"] == model.id
 
     def test_an_llm_error_keeps_the_deterministic_order(self, catalog_path):
         agent = agent_with(catalog_path, FakeModel([LLMError("down")] * 3))
         deterministic = TenTurnsAgent(catalog_path)
-        assert run_two_turns(agent)["recommendations"] == run_two_turns(deterministic)["recommendations"]
+        assert run_last_turn(agent)["recommendations"] == run_last_turn(deterministic)["recommendations"]
         assert agent.traces("s")[-1]["llm"] == "fallback"
 
     def test_a_reply_that_is_not_a_permutation_keeps_the_deterministic_order(self, catalog_path):
         agent = agent_with(catalog_path, FakeModel([ShortlistOrder(order=[1, 1, 2, 3])] * 3))
         deterministic = TenTurnsAgent(catalog_path)
-        assert run_two_turns(agent)["recommendations"] == run_two_turns(deterministic)["recommendations"]
+        assert run_last_turn(agent)["recommendations"] == run_last_turn(deterministic)["recommendations"]
 
     def test_tokens_are_reported_through_usage(self, catalog_path):
         agent = agent_with(catalog_path, FakeModel([ShortlistOrder(order=[1, 2, 3, 4])] * 3))
-        usage = run_two_turns(agent)["usage"]
+        usage = run_last_turn(agent)["usage"]
         assert usage["prompt_tokens"] > 0 and usage["completion_tokens"] > 0
 
     def test_the_prompt_carries_titles_and_phrase_evidence(self, catalog_path):
@@ -105,6 +103,6 @@ class TestFlag:
     def test_offline_model_fails_open_with_zero_tokens(self, monkeypatch, catalog_path):
         monkeypatch.setenv("TECHJAM_PHASE6_MODE", "1")
         agent = TenTurnsAgent(catalog_path)
-        response = run_two_turns(agent)
+        response = run_last_turn(agent)
         assert response["usage"] == {"prompt_tokens": 0, "completion_tokens": 0}
         assert agent.traces("s")[-1]["llm"] == "fallback"
