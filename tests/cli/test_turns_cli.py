@@ -1,0 +1,89 @@
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from cli.main import app
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def techjam(shared_data):
+    return shared_data / "techjam"
+
+
+@pytest.fixture
+def few_sessions(techjam, tmp_path):
+    lines = (techjam / "public_set.jsonl").read_text(encoding="utf-8").splitlines()
+    path = tmp_path / "few.jsonl"
+    path.write_text("\n".join(lines[:12]) + "\n", encoding="utf-8")
+    return path
+
+
+class TestTurnsEval:
+    def test_public_sample_json_report(self):
+        result = runner.invoke(app, ["turns", "eval", "--agent", "baseline", "--dataset", "public-sample", "--json"])
+        assert result.exit_code == 0, result.output
+        report = json.loads(result.output)
+        assert report["n_sessions"] == 200
+        assert set(report["per_scenario"]) == {"boundary", "browsing", "buying", "intent_override"}
+        assert report["technical_score"] == round(
+            0.5 * report["hr10"] + 0.3 * report["mrr"] + 0.2 * max(0.0, min(1.0, (11 - report["mttc"]) / 10)), 6)
+
+    def test_table_shows_metrics_per_scenario_and_wall_time(self, techjam, few_sessions):
+        result = runner.invoke(app, ["turns", "eval", "--agent", "baseline", "--catalog",
+                                     str(techjam / "catalog_sample.jsonl"), "--sessions", str(few_sessions)])
+        assert result.exit_code == 0, result.output
+        for text in ("HR@10", "MRR", "MTTC", "TechnicalScore", "efficiency", "buying", "wall"):
+            assert text in result.output
+
+    def test_trace_folder_gets_one_file_per_session(self, techjam, few_sessions, tmp_path):
+        traces = tmp_path / "traces"
+        result = runner.invoke(app, ["turns", "eval", "--agent", "baseline", "--catalog",
+                                     str(techjam / "catalog_sample.jsonl"), "--sessions", str(few_sessions),
+                                     "--trace", str(traces)])
+        assert result.exit_code == 0, result.output
+        assert len(list(traces.glob("*.json"))) == 12
+
+    def test_unknown_agent_and_dataset_are_clear_errors(self):
+        result = runner.invoke(app, ["turns", "eval", "--agent", "nope", "--dataset", "public-sample"])
+        assert result.exit_code == 1 and "unknown agent 'nope'" in result.output
+        result = runner.invoke(app, ["turns", "eval", "--agent", "baseline", "--dataset", "nope"])
+        assert result.exit_code == 1 and "public-sample" in result.output
+
+    def test_missing_data_names_the_path(self, monkeypatch, tmp_path):
+        monkeypatch.setenv("SEEK_DATA_DIR", str(tmp_path / "absent"))
+        result = runner.invoke(app, ["turns", "eval", "--agent", "baseline", "--dataset", "public-sample"])
+        output = result.output.replace("\n", "")  # rich wraps long lines
+        assert result.exit_code == 1
+        assert "absent/techjam/catalog_sample.jsonl" in output
+
+    def test_dataset_and_explicit_files_are_exclusive(self, techjam):
+        result = runner.invoke(app, ["turns", "eval", "--agent", "baseline", "--dataset", "public-sample",
+                                     "--catalog", str(techjam / "catalog_sample.jsonl")])
+        assert result.exit_code == 1 and "either --dataset" in result.output
+
+
+class TestCatalogBuildAndSessionsDraw:
+    def test_build_then_draw_then_eval(self, techjam, tmp_path):
+        catalog = tmp_path / "cat.jsonl.gz"
+        result = runner.invoke(app, ["turns", "catalog", "build", "--base", str(techjam / "catalog_sample.jsonl"),
+                                     "--size", "1500", "--seed", "3", "--out", str(catalog)])
+        assert result.exit_code == 0, result.output
+        assert "wrote 1500 rows" in result.output
+        sessions = tmp_path / "s.jsonl"
+        result = runner.invoke(app, ["turns", "sessions", "draw", "--catalog", str(catalog), "--n", "20",
+                                     "--seed", "3", "--out", str(sessions)])
+        assert result.exit_code == 0, result.output
+        rows = [json.loads(line) for line in sessions.read_text(encoding="utf-8").splitlines()]
+        assert len(rows) == 20 and rows[0]["source"]["seed"] == 3
+        result = runner.invoke(app, ["turns", "eval", "--agent", "baseline", "--catalog", str(catalog),
+                                     "--sessions", str(sessions), "--json"])
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.output)["n_sessions"] == 20
+
+    def test_missing_base_is_a_clear_error(self, tmp_path):
+        result = runner.invoke(app, ["turns", "catalog", "build", "--base", str(tmp_path / "none.jsonl"),
+                                     "--out", str(tmp_path / "o.jsonl")])
+        assert result.exit_code == 1 and "base catalog not found" in result.output
