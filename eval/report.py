@@ -137,20 +137,27 @@ def ir_chart(runs: Sequence[RunRecord]) -> bytes | None:
 
 
 def turns_chart(runs: Sequence[RunRecord]) -> bytes | None:
-    """HR@10 and MRR per scenario, plus the overall TechnicalScore, per run × turns dataset."""
+    """Small multiples, one per run × turns dataset: HR@10 and MRR per scenario and overall, TechnicalScore in the title."""
     rows = [(r, n, d) for r in runs for n, d in r.datasets.items() if d.suite == "turns" and d.per_group]
     if not rows:
         return None
-    groups: list[str] = []
-    values: dict[str, list[float]] = {m: [] for m in (*TURNS_METRICS, "technical_score")}
-    for r, n, d in rows:
-        for scenario, m in d.per_group.items():
-            groups.append(f"{_label(r, n, len(runs) > 1)} · {scenario}")
-            for metric in TURNS_METRICS:
-                values[metric].append(m.get(metric, 0.0))
-            values["technical_score"].append(d.summary.get("technical_score", 0.0))
-    series = [(m, v) for m, v in values.items()]
-    return _grouped_bars("Ten Turns per scenario (TechnicalScore is the dataset's overall)", groups, series, "score")
+    cols = min(2, len(rows))
+    n_rows = -(-len(rows) // cols)
+    fig, axes = plt.subplots(n_rows, cols, figsize=(5.6 * cols, 3.4 * n_rows), squeeze=False)
+    for ax in axes.flat[len(rows):]:
+        ax.set_visible(False)
+    for ax, (r, n, d) in zip(axes.flat, rows, strict=False):
+        groups = [*d.per_group, "overall"]
+        for k, metric in enumerate(TURNS_METRICS):
+            values = [m.get(metric, 0.0) for m in d.per_group.values()] + [d.summary.get(metric, 0.0)]
+            ax.bar([i + k * 0.4 for i in range(len(groups))], values, width=0.4, label=metric)
+        ax.set_xticks([i + 0.2 for i in range(len(groups))], groups, rotation=15, fontsize=8)
+        ax.set_ylim(0, 1.05)
+        ax.set_title(f"{_label(r, n, len(runs) > 1)} · TechnicalScore {d.summary.get('technical_score', 0.0):.6f}",
+                     fontsize=9)
+        ax.legend(fontsize=7, loc="lower right")
+    fig.tight_layout()
+    return _png(fig)
 
 
 def funnel_rows(trace: Any) -> list[tuple[str, int, int]]:
