@@ -70,7 +70,7 @@ def _print_run(record, folder: Path) -> None:  # type: ignore[no-untyped-def]
     console.print(table)
     usage = record.usage
     console.print(f"llm tokens {usage.prompt_tokens + usage.completion_tokens} · cost ${usage.cost_usd:.4f} · "
-                  f"stored in {folder}")
+                  f"stored in {folder} (report: {folder / 'report.html'})")
 
 
 @app.command("compare")

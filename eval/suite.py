@@ -15,6 +15,7 @@ from eval.datasets import (
     load_turns_dataset,
     suite_datasets,
 )
+from eval.report import render_report
 from eval.runs import (
     DatasetResult,
     RunRecord,
@@ -53,7 +54,10 @@ def run_suite(
     engine_factory: EngineFactory = default_engine,
     store: bool = True,
 ) -> RunRecord:
-    """Run ``datasets`` (default: every dataset of ``suite``), gate each, store the record under SEEK_HOME/runs."""
+    """Run ``datasets`` (default: every dataset of ``suite``), gate each, store the record under SEEK_HOME/runs.
+
+    The run folder holds ``run.json``, ``config.json``, ``report.html`` and ``report.png``.
+    """
     names = list(datasets) if datasets else list(suite_datasets(suite))
     for name in names:
         dataset_suite(name)
@@ -89,5 +93,6 @@ def run_suite(
         datasets=results, seconds=round(time.perf_counter() - started, 3), log=log,
     )
     if store:
-        save_run(record)
+        # Every stored run carries its own page, so a run is readable without another command.
+        render_report([record], save_run(record) / "report.html")
     return record

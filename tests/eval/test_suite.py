@@ -6,12 +6,14 @@ from eval.suite import run_suite
 
 
 class TestRunSuite:
-    def test_missing_dataset_is_recorded_with_its_path_and_fails_the_run(self, tmp_path, monkeypatch):
+    def test_missing_dataset_is_recorded_with_its_path_and_fails_the_run(self, tmp_path, monkeypatch,
+                                                                         _isolated_seek_home):
         monkeypatch.setenv("SEEK_DATA_DIR", str(tmp_path))
         record = run_suite("slides", EvalConfig(), ["cisi"])
         assert not record.passed
         assert str(tmp_path / "ir" / "cisi" / "CISI.ALL") in record.datasets["cisi"].error
         assert load_run(record.run_id) == record
+        assert (_isolated_seek_home / "runs" / record.run_id / "report.html").is_file()
 
     def test_unknown_dataset_is_refused_before_anything_runs(self):
         with pytest.raises(ValueError, match="unknown dataset"):
