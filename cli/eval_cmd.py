@@ -134,7 +134,13 @@ def datasets(
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """List datasets with their sources and sha256; generated sets are made on first use, a missing one shows the path looked for."""
-    from eval.datasets import dataset_suite, load_slides_dataset, load_turns_dataset, suite_datasets
+    from eval.datasets import (
+        SlidesDataset,
+        dataset_suite,
+        load_slides_dataset,
+        load_turns_dataset,
+        suite_datasets,
+    )
 
     try:
         names = _split(names_option) or suite_datasets(suite)
@@ -146,7 +152,7 @@ def datasets(
     for name in names:
         try:
             loaded = load_slides_dataset(name) if dataset_suite(name) == "slides" else load_turns_dataset(name)
-            size = len(loaded.queries) if hasattr(loaded, "queries") else None
+            size = len(loaded.queries) if isinstance(loaded, SlidesDataset) else loaded.n_sessions
             rows.append({"name": name, "suite": dataset_suite(name), "items": size,
                          "sources": [s.model_dump() for s in loaded.sources], "error": None})
         except (FileNotFoundError, ValueError) as exc:
@@ -155,7 +161,7 @@ def datasets(
         print_json(rows)
         return
     table = Table(title="eval datasets")
-    for column in ("name", "suite", "queries", "source", "sha256"):
+    for column in ("name", "suite", "queries / sessions", "source", "sha256"):
         table.add_column(column)
     for row in rows:
         if row["error"]:

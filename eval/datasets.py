@@ -259,6 +259,7 @@ class TurnsDatasetInfo(BaseModel):
     name: str
     catalog_path: str
     sessions_path: str
+    n_sessions: int
     sources: list[SourceFile]
 
     @property
@@ -274,8 +275,9 @@ def load_turns_dataset(name: str) -> TurnsDatasetInfo:
 
     resolved = resolve_dataset(name)
     catalog, sessions = Path(resolved.catalog_path), Path(resolved.sessions_path)
+    n_sessions = sum(1 for line in _read(sessions).splitlines() if line.strip())
     return TurnsDatasetInfo(
-        name=name, catalog_path=str(catalog), sessions_path=str(sessions),
+        name=name, catalog_path=str(catalog), sessions_path=str(sessions), n_sessions=n_sessions,
         sources=[source_file(catalog), source_file(sessions)],
     )
 

@@ -10,6 +10,7 @@ from eval.datasets import (
     load_query_log,
     load_slides_dataset,
     load_slidevqa,
+    load_turns_dataset,
     suite_datasets,
 )
 
@@ -137,3 +138,9 @@ def test_the_served_usage_log_export_loads_as_a_query_log(tmp_path):
     queries = load_query_log(tmp_path / "export.jsonl").queries
     assert [q.text for q in queries] == ["customer analytics", ["fraud", "compliance"]]
     assert queries[0].universes == ["DAAIS"]
+
+
+def test_turns_dataset_resolves_through_the_environment():
+    info = load_turns_dataset("public-sample")
+    assert info.n_sessions == 200 and info.catalog_path.endswith("catalog_sample.jsonl")
+    assert set(info.hashes) == {"catalog_sample.jsonl", "public_set.jsonl"}

@@ -16,7 +16,7 @@ def small_public(shared_data, tmp_path):
         sessions.write_text("".join(itertools.islice(fh, 24)))
     catalog = techjam / "catalog_sample.jsonl"
     return TurnsDatasetInfo(name="public-sample", catalog_path=str(catalog), sessions_path=str(sessions),
-                            sources=[source_file(catalog), source_file(sessions)])
+                            n_sessions=24, sources=[source_file(catalog), source_file(sessions)])
 
 
 class TestSessionScore:
