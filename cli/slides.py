@@ -27,7 +27,9 @@ app = typer.Typer(no_args_is_help=True)
 _STAGE_LABELS = {
     "load": "loading slides",
     "embed": "embedding slides",
-    "rarity": "rarity tables",
+    "bm25": "BM25 index",
+    "mine": "rarity, taxonomy terms",
+    "clusters": "expansion clusters",
     "taxonomy": "embedding taxonomy",
     "master": "embedding master sheet",
     "save": "writing index",

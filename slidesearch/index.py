@@ -60,14 +60,19 @@ def build_index(
     out = Path(out) if out is not None else default_index_path()
     name = embedder or get_settings().embedder
     cached = CachedEmbedder(make_embedder(name), embedding_cache_path())
+    total = store.counts()["slides"]
+    if progress:
+        progress("load", 0, total)
     slides = list(store.iter_slides())
     if progress:
-        progress("load", len(slides), len(slides))
+        progress("load", len(slides), total)
     library = Library.from_slides(slides, store.master_rows(), embedder=cached, progress=progress)
     library.embedder_name = name
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = out.parent / f".{out.name}.building-{os.getpid()}"
     shutil.rmtree(staging, ignore_errors=True)
+    if progress:
+        progress("save", 0, 1)
     try:
         library.save(staging)
         _swap_into_place(staging, out)

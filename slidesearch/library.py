@@ -111,6 +111,7 @@ class TermMatrix:
 
     terms: list[str]
     matrix: Any
+    in_titles: Counter[str]
 
     @property
     def df(self) -> NDArray[np.int64]:
@@ -133,7 +134,8 @@ def mine_terms(documents: Sequence[str], progress: Progress | None = None) -> tu
     Words are counted once per slide; 2-3-word phrases are built from the content words
     (stopwords dropped) of one line at a time, so a phrase never spans two bullets
     ("payment of the capital call" holds "capital call"; "...reporting\nQ1 results" does
-    not make "reporting q1").
+    not make "reporting q1"). The first line of each document is its title; how many titles
+    hold each distinctive term is kept too (cluster keys must be title material).
     """
     from scipy import sparse
 
@@ -141,17 +143,23 @@ def mine_terms(documents: Sequence[str], progress: Progress | None = None) -> tu
     phrases: Counter[str] = Counter()
     term_id: dict[str, int] = {}
     distinctive: dict[str, bool] = {}
+    in_titles: Counter[str] = Counter()
     indices: array[int] = array("i")
     indptr: array[int] = array("q", [0])
     step = 5_000
+    if progress:
+        progress("mine", 0, len(documents))
     for start in range(0, len(documents), step):
         for doc in documents[start : start + step]:
             doc_words: set[str] = set()
             doc_phrases: set[str] = set()
-            for line in doc.split("\n"):
+            for number, line in enumerate(doc.split("\n")):
                 tokens = tokenize(line)
                 doc_words.update(tokens)
-                doc_phrases.update(ngrams([t for t in tokens if t not in RARITY_STOPWORDS], (2, 3)))
+                line_phrases = set(ngrams([t for t in tokens if t not in RARITY_STOPWORDS], (2, 3)))
+                doc_phrases.update(line_phrases)
+                if number == 0:
+                    in_titles.update(t for t in set(tokens) | line_phrases if len(t) >= 4)
             words.update(doc_words)
             phrases.update(doc_phrases)
             for term in doc_words | doc_phrases:
@@ -169,7 +177,7 @@ def mine_terms(documents: Sequence[str], progress: Progress | None = None) -> tu
         (data, np.frombuffer(indices, dtype=np.int32), np.frombuffer(indptr, dtype=np.int64)),
         shape=(len(documents), len(term_id)),
     )
-    return rarity, TermMatrix(terms=list(term_id), matrix=matrix)
+    return rarity, TermMatrix(terms=list(term_id), matrix=matrix, in_titles=in_titles)
 
 
 def mine_taxonomy(terms: TermMatrix, rarity: DocFreqTable, limit: int = MAX_TAXONOMY_TERMS) -> list[str]:
@@ -208,55 +216,93 @@ def mine_taxonomy(terms: TermMatrix, rarity: DocFreqTable, limit: int = MAX_TAXO
 def mine_clusters(
     terms: TermMatrix,
     candidates: Sequence[str],
+    groups: Sequence[str] | None = None,
     max_keys: int = MAX_CLUSTER_KEYS,
     max_terms: int = MAX_TERMS_PER_CLUSTER,
-    min_confidence: float = 0.2,
+    min_confidence: float = 0.5,
     min_lift: float = 3.0,
     collocation: float = 0.9,
+    min_key_slides: int | None = None,
 ) -> dict[str, list[str]]:
     """Curated expansion clusters: each trigger term with the distinctive terms that co-occur with it.
 
-    For candidate terms k and t with slide frequencies df and co-occurrence c, t joins k's
-    cluster when t is on at least ``min_confidence`` of k's slides (c / df(k)), the pair
-    occurs at least ``min_lift`` times more often than chance (c N / (df(k) df(t))), the two
+    Association is measured over ``groups`` (the slide's deck: a fraud deck holds fraud
+    terms throughout, while a cover-slide line like "Confidential" sits in every deck and
+    so co-occurs with nothing in particular), or over slides when no groups are given.
+    For candidate terms k and t with frequencies df and co-occurrence c, t joins k's
+    cluster when t is in at least ``min_confidence`` of k's groups (c / df(k)), the pair is
+    at least ``min_lift`` times more frequent than chance (c N / (df(k) df(t))), the two
     share no word (no "fraud" -> "fraud detection"), and they are not one fixed phrase
-    split in two (each on at least ``collocation`` of the other's slides: "co founder" and
-    a name that always follows it expand nothing). Terms are ranked by confidence x log
-    lift, at most ``max_terms`` per key; keys by the summed score of their terms, cut at
+    split in two (on the same slides, each on at least ``collocation`` of the other's:
+    "co founder" and the name that always follows it expand nothing). Terms are ranked by
+    confidence x log lift, at most ``max_terms`` per key.
+
+    A key is a topic a rep might type: it appears in slide titles (at least 3) and on at
+    least ``min_key_slides`` slides (default ``max(10, N / 5,000)``). Keys are ranked by
+    the summed score of their terms and taken while they add a new topic (a key already
+    inside a chosen cluster, or sharing two terms with one, is a variant), up to
     ``max_keys`` (the seed's dictionary had 96 keys / 164 terms).
     """
+    from scipy import sparse
+
     index = {term: j for j, term in enumerate(terms.terms)}
     cols = [index[t] for t in candidates if t in index]
     if not cols:
         return {}
     names = [terms.terms[j] for j in cols]
-    sub = terms.matrix[:, cols]
-    co = (sub.T @ sub).toarray()
+    sub = terms.matrix[:, cols].tocsr()
+    slide_co = (sub.T @ sub).toarray()
+    slide_df = np.diag(slide_co).copy()
+    if groups is not None:
+        group_of = {g: i for i, g in enumerate(dict.fromkeys(groups))}
+        rows = np.fromiter((group_of[g] for g in groups), dtype=np.int64, count=len(groups))
+        member = sparse.csr_matrix(
+            (np.ones(len(rows), dtype=np.float32), (rows, np.arange(len(rows)))),
+            shape=(len(group_of), len(rows)),
+        )
+        grouped = (member @ sub).tocsr()
+        grouped.data[:] = 1.0
+        co = (grouped.T @ grouped).toarray()
+        n = float(len(group_of))
+    else:
+        co, n = slide_co, float(sub.shape[0])
     df = np.diag(co).copy()
-    n = float(terms.matrix.shape[0])
+    key_floor = min_key_slides if min_key_slides is not None else max(10, terms.matrix.shape[0] // 5_000)
     word_sets = [set(name.split()) for name in names]
-    scored: list[tuple[float, str, list[str]]] = []
+    scored: list[tuple[float, int, list[int]]] = []
     for k, key in enumerate(names):
-        if df[k] == 0:
+        if slide_df[k] < key_floor or terms.in_titles[key] < 3:
             continue
         confidence = co[k] / df[k]
-        reverse = co[k] / np.maximum(df, 1.0)
         lift = co[k] * n / np.maximum(df[k] * df, 1.0)
-        fixed_phrase = (confidence >= collocation) & (reverse >= collocation)
+        fixed_phrase = (slide_co[k] >= collocation * slide_df[k]) & (slide_co[k] >= collocation * slide_df)
         ok = (confidence >= min_confidence) & (lift >= min_lift) & ~fixed_phrase
         ok[k] = False
         score = confidence * np.log(np.maximum(lift, 1.0))
         chosen: list[int] = []
-        for t in np.flatnonzero(ok)[np.argsort(-score[np.flatnonzero(ok)], kind="stable")]:
+        candidates_ok = np.flatnonzero(ok)
+        for t in candidates_ok[np.argsort(-score[candidates_ok], kind="stable")]:
             if word_sets[t] & word_sets[k] or any(word_sets[t] & word_sets[c] for c in chosen):
                 continue
             chosen.append(int(t))
             if len(chosen) == max_terms:
                 break
         if chosen:
-            scored.append((float(score[chosen].sum()), key, [names[t] for t in chosen]))
-    scored.sort(key=lambda item: (-item[0], item[1]))
-    return {key: terms_ for _, key, terms_ in scored[:max_keys]}
+            scored.append((float(score[chosen].sum()), k, chosen))
+    scored.sort(key=lambda item: (-item[0], names[item[1]]))
+    clusters: dict[str, list[str]] = {}
+    covered: set[int] = set()
+    taken: list[set[int]] = []
+    for _, k, chosen in scored:
+        if k in covered or any(len(set(chosen) & other) >= 2 for other in taken):
+            continue
+        clusters[names[k]] = [names[t] for t in chosen]
+        covered.update(chosen)
+        covered.add(k)
+        taken.append(set(chosen))
+        if len(clusters) == max_keys:
+            break
+    return clusters
 
 
 class Library:
@@ -369,14 +415,18 @@ class Library:
         lib._fill_columns(list(slides))
         documents = [slide_document(t, x) for t, x in zip(lib.titles, lib.texts, strict=True)]
         lib.vectors = _encode(model, lib.snippets, "embed", progress, batch_size)
+        if progress:
+            progress("bm25", 0, lib.n)
         lib.bm25 = BM25Index.build([analyse(s) for s in lib.snippets])
         if progress:
             progress("bm25", lib.n, lib.n)
         lib.rarity, terms = mine_terms(documents, progress)
-        lib.taxonomy = mine_taxonomy(terms, lib.rarity)
-        lib.clusters = mine_clusters(terms, lib.taxonomy[:CLUSTER_CANDIDATES])
         if progress:
-            progress("clusters", len(lib.clusters), len(lib.clusters))
+            progress("clusters", 0, 1)
+        lib.taxonomy = mine_taxonomy(terms, lib.rarity)
+        lib.clusters = mine_clusters(terms, lib.taxonomy[:CLUSTER_CANDIDATES], lib.deck_ids)
+        if progress:
+            progress("clusters", 1, 1)
         lib.taxonomy_vectors = _encode(model, lib.taxonomy, "taxonomy", progress, batch_size)
         lib.master = list(master)
         lib.master_vectors = _encode(model, [m.document for m in lib.master], "master", progress, batch_size)
@@ -628,11 +678,11 @@ def _encode(
 ) -> NDArray[np.float32]:
     out = np.zeros((len(texts), model.dim), dtype=np.float32)
     step = max(batch_size * 8, 1)
+    if progress:
+        progress(stage, 0, len(texts))
     for start in range(0, len(texts), step):
         chunk = texts[start : start + step]
         out[start : start + len(chunk)] = model.encode(chunk, batch_size=batch_size)
         if progress:
             progress(stage, start + len(chunk), len(texts))
-    if progress and not texts:
-        progress(stage, 0, 0)
     return out
