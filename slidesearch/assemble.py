@@ -38,7 +38,7 @@ from pptx.parts.image import ImagePart
 from pptx.util import Emu, Pt
 from pydantic import BaseModel, ConfigDict, Field
 
-from slidesearch.model import SECTIONS, Slide
+from slidesearch.model import SECTIONS, Slide, VerifiedCaseStudy
 
 if TYPE_CHECKING:
     from pptx.presentation import Presentation as PresentationType
@@ -51,6 +51,10 @@ if TYPE_CHECKING:
 TEXT_SLIDE_BODY_CHARS = 1200
 #: Lines per "Sources" slide: 18 lines at 12 pt fill a 16:9 or 4:3 slide body without overflowing.
 SOURCES_PER_SLIDE = 18
+#: How the engine names a verified master-sheet card ("verified:<row_id>").
+VERIFIED_PREFIX = "verified:"
+MASTER_DECK_ID = "master-sheet"
+MASTER_DECK_NAME = "Verified case studies (master sheet)"
 #: Cap on the one-step form (`--max`) so a query cannot ask for an unbounded deck.
 MAX_DECK_SLIDES = 200
 
@@ -129,11 +133,16 @@ class _Source:
 
 
 def resolve_slides(slide_ids: Iterable[str], library: Library, universes: Sequence[str] | None = None) -> list[Slide]:
-    """The library's slides for ``slide_ids`` in order (duplicates dropped), or one error listing every bad id."""
+    """The slides for ``slide_ids`` in order (duplicates dropped), or one error listing every bad id.
+
+    A verified master-sheet card (``verified:<row_id>``, as the engine names it) becomes a
+    text-only slide of its title, client, use case and summary; it belongs to no universe.
+    """
     wanted = list(dict.fromkeys(str(s) for s in slide_ids))
     if not wanted:
         raise AssembleError("no slide ids given; pass at least one slide id")
-    unknown = [s for s in wanted if s not in library.id_to_row]
+    master = {f"{VERIFIED_PREFIX}{row.row_id}": row for row in library.master}
+    unknown = [s for s in wanted if s not in library.id_to_row and s not in master]
     scope = set(universes) if universes else None
     out_of_scope = [
         s for s in wanted if s in library.id_to_row and scope is not None
@@ -146,7 +155,17 @@ def resolve_slides(slide_ids: Iterable[str], library: Library, universes: Sequen
         if out_of_scope:
             parts.append(f"slide ids outside the universes {', '.join(sorted(scope or ()))}: {', '.join(out_of_scope)}")
         raise AssembleError("; ".join(parts) + "; nothing was written", unknown=unknown, out_of_scope=out_of_scope)
-    return [library.slide(library.id_to_row[s]) for s in wanted]
+    return [library.slide(library.id_to_row[s]) if s in library.id_to_row else _verified_slide(s, master[s])
+            for s in wanted]
+
+
+def _verified_slide(slide_id: str, row: VerifiedCaseStudy) -> Slide:
+    facts = [f"Client: {row.client}" if row.client else "", f"Use case: {row.use_case}" if row.use_case else ""]
+    return Slide(
+        slide_id=slide_id, deck_id=MASTER_DECK_ID, deck_name=MASTER_DECK_NAME, slide_number=0,
+        title=row.title or ": ".join(p for p in (row.client, row.use_case) if p) or "Verified case study",
+        text="\n".join([*[f for f in facts if f], row.summary]).strip(), content_type="case_study",
+    )
 
 
 def assemble(
@@ -197,20 +216,21 @@ def assemble(
 def pick_cards(response: Any, sections: Sequence[str] | None = None, max_slides: int = 12, library: Library | None = None) -> list[str]:
     """The ids of the top cards of ``sections`` (all when None) in the engine's section and card order.
 
-    Cards that are not library slides (verified master-sheet rows have no slide to
-    copy) are skipped when ``library`` is given. An unknown section name is an error
-    that lists the valid ones.
+    When ``library`` is given, cards it cannot resolve (neither a slide nor a verified
+    master-sheet row) are skipped. An unknown section name is an error that lists the
+    valid ones.
     """
     if not 1 <= max_slides <= MAX_DECK_SLIDES:
         raise AssembleError(f"--max must be between 1 and {MAX_DECK_SLIDES}, got {max_slides}")
     wanted = set(validate_sections(sections)) if sections else None
+    verified = {f"{VERIFIED_PREFIX}{row.row_id}" for row in library.master} if library is not None else set()
     picked: list[str] = []
     for group in _groups(response):
         if wanted is not None and _field(group, "section") not in wanted:
             continue
         for card in _field(group, "cards") or []:
             slide_id = str(_field(card, "id") if _field(card, "id") is not None else _field(card, "slide_id"))
-            if library is not None and slide_id not in library.id_to_row:
+            if library is not None and slide_id not in library.id_to_row and slide_id not in verified:
                 continue
             if slide_id not in picked:
                 picked.append(slide_id)
@@ -280,6 +300,9 @@ class _DeckBuilder:
         return self._sources[path]
 
     def add(self, slide: Slide) -> tuple[Literal["copied", "text"], str]:
+        if slide.deck_id == MASTER_DECK_ID:
+            self._text_slide(slide.title, slide.text, _footer(slide))
+            return "text", "a verified case study from the master sheet (no slide of its own)"
         if not slide.source_path:
             self._text_slide(slide.title, slide.text, _footer(slide))
             return "text", "no source .pptx (JSONL, generated or dataset slide)"
@@ -434,10 +457,7 @@ class _DeckBuilder:
 
     def sources(self, slides: Sequence[Slide]) -> None:
         """The closing "Sources" slide(s): one line per slide with its deck, folder and slide number."""
-        lines = [
-            f"{i}. {s.deck_name or s.deck_id} — slide {s.slide_number} — {s.folder}"
-            for i, s in enumerate(slides, start=1)
-        ]
+        lines = [f"{i}. {_origin(s)}" for i, s in enumerate(slides, start=1)]
         for start in range(0, len(lines), SOURCES_PER_SLIDE):
             title = "Sources" if start == 0 else "Sources (continued)"
             self._text_slide(title, "\n".join(lines[start:start + SOURCES_PER_SLIDE]), None, size=12)
@@ -500,8 +520,15 @@ def _fewest_placeholders(prs: PresentationType) -> SlideLayout:
     return min(prs.slide_layouts, key=lambda lay: len(lay.placeholders))
 
 
+def _origin(slide: Slide) -> str:
+    """Where a slide came from: deck, slide number and folder (or the master-sheet row)."""
+    if slide.deck_id == MASTER_DECK_ID:
+        return f"{MASTER_DECK_NAME} — row {slide.slide_id.removeprefix(VERIFIED_PREFIX)}"
+    return f"{slide.deck_name or slide.deck_id} — slide {slide.slide_number} — {slide.folder}"
+
+
 def _footer(slide: Slide) -> str:
-    return f"Source: {slide.deck_name or slide.deck_id} — slide {slide.slide_number} — {slide.folder}"
+    return f"Source: {_origin(slide)}"
 
 
 def _clip(text: str) -> str:

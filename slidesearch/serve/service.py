@@ -21,15 +21,13 @@ from pathlib import Path
 from typing import Any
 
 from core.settings import get_settings
-from slidesearch.assemble import AssembleResult, assemble, pick_cards
+from slidesearch.assemble import VERIFIED_PREFIX, AssembleResult, assemble, pick_cards
 from slidesearch.model import SECTIONS
 from slidesearch.response import Explanation, SearchResponse
 from slidesearch.serve.usage_log import UsageLog
 
 Query = str | list[str]
 
-#: The engine's card id for a verified master-sheet row ("verified:<row_id>"); such rows are not slides.
-VERIFIED_PREFIX = "verified:"
 #: Latencies kept for the /stats percentiles: the most recent requests, enough for a stable p99.
 LATENCY_WINDOW = 2_000
 

@@ -12,7 +12,7 @@ from pptx.util import Inches
 
 from slidesearch.assemble import AssembleError, assemble, pick_cards, validate_sections
 from slidesearch.library import Library
-from slidesearch.model import Slide
+from slidesearch.model import Slide, VerifiedCaseStudy
 
 WIDE = (Inches(13.333), Inches(7.5))
 
@@ -101,7 +101,9 @@ def library(sources) -> Library:
         Slide(slide_id="lost-1", deck_id="lost", deck_name="Lost.pptx", folder="/DAAIS/Old", slide_number=1,
               title="Moved deck", text="This deck moved", source_path="/nonexistent/Lost.pptx"),
     ]
-    return Library.from_slides(slides, embedder="fast")
+    master = [VerifiedCaseStudy(row_id="m7", client="Acme Bank", use_case="Churn reduction",
+                                title="Churn cut at Acme Bank", summary="Reduced churn by 12% in two quarters.")]
+    return Library.from_slides(slides, master, embedder="fast")
 
 
 ORDER = ["wide-2", "jsonl-7", "classic-1", "wide-1", "wide-3", "wide-4", "jsonl-9"]
@@ -237,6 +239,14 @@ class TestAssembleRequests:
         assert result.slides[0].mode == "text"
         assert "/nonexistent/Lost.pptx is missing" in result.slides[0].reason
 
+    def test_verified_master_rows_become_text_slides_and_are_sourced(self, library):
+        result = assemble(["verified:m7", "jsonl-9"], library=library, universes=["EdTech"])
+        assert result.slides[0].mode == "text" and "master sheet" in result.slides[0].reason
+        prs = Presentation(io.BytesIO(result.data))
+        assert _title(prs.slides[0]) == "Churn cut at Acme Bank"
+        assert "Client: Acme Bank" in _all_text(prs.slides[0]) and "Reduced churn by 12%" in _all_text(prs.slides[0])
+        assert "Verified case studies (master sheet) — row m7" in _all_text(prs.slides[-1])
+
     def test_duplicate_ids_are_assembled_once(self, library):
         result = assemble(["jsonl-7", "jsonl-7"], library=library)
         assert [n.slide_id for n in result.slides] == ["jsonl-7"]
@@ -270,6 +280,10 @@ class TestPickCards:
 
     def test_takes_cards_in_the_engines_order_up_to_max(self):
         assert pick_cards(self.RESPONSE, max_slides=3) == ["a1", "a2", "m-1"]
+
+    def test_skips_cards_the_library_cannot_resolve(self, library):
+        response = {"groups": {"Case Studies": [{"id": "ghost"}, {"id": "wide-1"}, {"id": "verified:m7"}]}}
+        assert pick_cards(response, library=library) == ["wide-1", "verified:m7"]
 
     def test_keeps_only_the_named_sections(self):
         assert pick_cards(self.RESPONSE, ["case studies", "Other"]) == ["c1", "a1", "o1"]

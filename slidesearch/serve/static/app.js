@@ -127,7 +127,7 @@ function renderCard(card) {
       card.verified ? el("span", { className: "badge", textContent: "Verified" }) : null,
       el("span", { className: "score", textContent: `score ${card.score.toFixed(3)}` })),
     el("div", { className: "explanation", hidden: true }),
-    el("div", { className: "actions" }, why, card.verified ? null : add));
+    el("div", { className: "actions" }, why, add));
 }
 
 async function explain() {
