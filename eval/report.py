@@ -237,6 +237,26 @@ def _datasets_table(runs: Sequence[RunRecord]) -> str:
     return _table(["run", "dataset", "mode", "judge", "seconds", "gates"] + keys, rows)
 
 
+def _comparisons(runs: Sequence[RunRecord]) -> str:
+    """With several runs: the first is the baseline, every later one a candidate, paired and gated."""
+    if len(runs) < 2:
+        return ""
+    from eval.compare import compare_runs
+
+    rows = []
+    for candidate in runs[1:]:
+        result = compare_runs(runs[0], candidate)
+        for d in result.datasets:
+            p = d.paired
+            rows.append([candidate.run_id, d.name, d.primary] + (
+                [p.n, p.baseline_mean, p.candidate_mean, f"{p.diff:+.4f}", f"[{p.ci_low:+.4f}, {p.ci_high:+.4f}]",
+                 p.outcome] if p else ["", "", "", "", "", f"not compared: {d.note}"]))
+        rows.append([candidate.run_id, "agreement gate", "", "", "", "", "", "",
+                     ("ACCEPT — " if result.verdict.accepted else "REJECT — ") + result.verdict.detail])
+    header = ["candidate", "dataset", "primary", "n", "baseline", "candidate mean", "diff", "95% CI", "outcome"]
+    return f"<h2>Paired comparison against {html.escape(runs[0].run_id)}</h2>{_table(header, rows)}"
+
+
 def render_report(runs: Sequence[RunRecord], out: Path) -> tuple[Path, Path | None]:
     """Write the HTML page to ``out`` and the main chart to ``out`` with a ``.png`` suffix; returns both paths."""
     if not runs:
@@ -270,6 +290,7 @@ td, th {{ border: 1px solid #ccc; padding: 2px 6px; text-align: left; vertical-a
 Ten Turns metrics from the environment's evaluator.</p>
 <h2>Runs</h2>{_runs_table(runs)}
 <h2>Datasets</h2>{_datasets_table(runs)}
+{_comparisons(runs)}
 {''.join(sections)}
 </body></html>
 """

@@ -26,6 +26,7 @@ class TestRenderReport:
         assert "http://" not in page and "https://" not in page and "<script" not in page
         assert png_path == tmp_path / "report.png" and png_path.read_bytes() == images[0]
         assert "20261129-190500" in page and "customer analytics" in page
+        assert "Paired comparison against 20261129-190000" in page and "ACCEPT" in page
 
     def test_missing_kinds_say_so_instead_of_drawing_empty_charts(self, sample_runs, tmp_path):
         run = sample_runs[0].model_copy(update={"datasets": {"cranfield": sample_runs[0].datasets["cranfield"]}})
