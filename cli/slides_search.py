@@ -1,7 +1,107 @@
-"""More `seek slides` commands, registered on `cli.slides.app` (kept in their own module so each part of the CLI has one owner)."""
+"""`seek slides search` and `seek slides explain`, registered on `cli.slides.app`."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from cli.console import console, fail, print_json
 from cli.slides import app
 
-__all__ = ["app"]
+
+def _engine(index: Path | None):
+    from slidesearch.engine import SlideSearch
+    from slidesearch.library import LibraryError
+
+    try:
+        return SlideSearch.open(index)
+    except LibraryError as exc:
+        fail(str(exc))
+
+
+def _card(card, explanation: str | None) -> Text:
+    line = Text()
+    line.append(card.title or "(untitled)", style="bold")
+    line.append(f"  ·  {card.deck_name}", style="cyan")
+    line.append(f"  ·  {card.score:.4f}", style="magenta")
+    if card.verified:
+        line.append("  ✔ verified", style="bold green")
+    if card.guaranteed:
+        line.append("  ★ named in the query", style="yellow")
+    line.append(f"\n{card.id}", style="dim")
+    if card.preview:
+        line.append(f"\n{card.preview}")
+    if explanation:
+        line.append(f"\nwhy: {explanation}", style="italic green")
+    return line
+
+
+@app.command("search")
+def search(
+    query: Annotated[list[str], typer.Argument(help="The brief; several arguments are several angles.")],
+    universe: Annotated[list[str] | None, typer.Option("--universe", help="Limit to a universe (repeatable).")] = None,
+    top_per_group: Annotated[int, typer.Option("--top-per-group", min=1, help="Cards per section (at most 15).")] = 15,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the response model as JSON.")] = False,
+    explain: Annotated[bool, typer.Option("--explain", help="Add a 'why this?' to every card.")] = False,
+    trace: Annotated[bool, typer.Option("--trace", help="Show how many candidates each stage took in and let out.")] = False,
+    index: Annotated[Path | None, typer.Option("--index", help="Index directory (default SEEK_HOME/slides/index).")] = None,
+) -> None:
+    """Search the slide library: sections of cards in the engine's order, plus the coverage note."""
+    from slidesearch.engine import EmptyQueryError
+
+    engine = _engine(index)
+    try:
+        response = engine.search_v2(query[0] if len(query) == 1 else list(query), universes=universe or None,
+                                    top_per_group=top_per_group, trace=trace)
+    except (EmptyQueryError, ValueError) as exc:
+        fail(str(exc))
+    explanations = {e.slide_id: e for e in engine.explain_response(response)} if explain else {}
+    if as_json:
+        data = response.model_dump(mode="json")
+        if explain:
+            data["explanations"] = [e.model_dump(mode="json") for e in explanations.values()]
+        print_json(data)
+        return
+    console.print(f"[bold]{response.query}[/]  ·  {response.total_matches} cards  ·  intents {', '.join(response.intents)}"
+                  f"  ·  llm {response.llm}")
+    if response.expanded_terms:
+        console.print(f"[dim]expanded: {', '.join(response.expanded_terms)}[/]")
+    for section, cards in response.groups.items():
+        body = Group(*[_card(c, explanations[c.id].explanation if c.id in explanations else None) for c in cards]) \
+            if cards else Text("nothing in this section", style="dim")
+        console.print(Panel(body, title=f"{section} ({len(cards)})", title_align="left"))
+    if response.coverage_note:
+        console.print(f"[yellow]note:[/] {response.coverage_note}")
+    for note in response.notes:
+        console.print(f"[yellow]note:[/] {note}")
+    if response.trace is not None:
+        table = Table("stage", "in", "out", "ms", title="candidates per stage")
+        for row in response.trace:
+            table.add_row(row.stage, str(row.candidates_in), str(row.candidates_out), f"{row.ms:.1f}")
+        console.print(table)
+
+
+@app.command("explain")
+def explain_cmd(
+    slide_ids: Annotated[list[str], typer.Argument(help="Card ids to explain.")],
+    query: Annotated[str, typer.Option("--query", help="The query the cards were ranked for.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the explanations as JSON.")] = False,
+    index: Annotated[Path | None, typer.Option("--index", help="Index directory (default SEEK_HOME/slides/index).")] = None,
+) -> None:
+    """'Why this?' for cards under a query."""
+    engine = _engine(index)
+    try:
+        explanations = engine.explain(query, slide_ids)
+    except ValueError as exc:
+        fail(str(exc))
+    if as_json:
+        print_json([e.model_dump(mode="json") for e in explanations])
+        return
+    for e in explanations:
+        console.print(f"[bold]{e.slide_id}[/] [dim]({e.llm})[/]\n  {e.explanation}")

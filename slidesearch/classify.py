@@ -151,7 +151,7 @@ def classify_offline(
     sims = section_vectors @ angle_vector
     near = {SECTIONS[i] for i in np.flatnonzero(sims >= sims.max() - SIMILARITY_MARGIN)}
     search = set(TOPICAL_SECTIONS) | asked | near
-    answer = (asked | near) if asked else (near | set(TOPICAL_SECTIONS))
+    answer = asked if asked else (near | set(TOPICAL_SECTIONS))
     return Classification(
         intents=keyword_intents(angle),
         search_types=_in_order(search),

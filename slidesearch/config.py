@@ -66,6 +66,14 @@ class SearchConfig(BaseModel):
     entity_boost: float = Field(
         default=1.5, ge=1.0, description="Rare entity / phrase / person match (seed: 1.5)."
     )
+    folder_strength: float = Field(
+        default=1.0, ge=0.0, le=1.0,
+        description="Exponent on the folder weight table: 1 = the table as written (seed: capability x Collateral "
+        "= 3.0), 0 = folders ignored.",
+    )
+    type_strength: float = Field(
+        default=1.0, ge=0.0, le=1.0, description="Exponent on the type weight table, as folder_strength.",
+    )
     recency_max: float = Field(default=0.25, ge=0.0, description="Newest deck's lift (seed example: 1.244).")
     low_content_weight: float = Field(
         default=0.4, gt=0.0, le=1.0, description="Low-content types: cut by over half."

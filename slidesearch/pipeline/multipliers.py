@@ -97,7 +97,7 @@ class Multipliers:
         ctype = lib.content_types[row]
         if ctype in LOW_CONTENT_TYPES and len(lib.texts[row]) < cfg.content_rich_chars:
             return cfg.low_content_weight
-        return best_weight(TYPE_WEIGHTS, intents, ctype)
+        return best_weight(TYPE_WEIGHTS, intents, ctype) ** cfg.type_strength
 
     def run(self, state: SearchState) -> SearchState:
         cfg = self.context.config
@@ -105,7 +105,7 @@ class Multipliers:
         kinds, recency = self._folder_kinds, self._recency
         out = []
         for c in state.candidates:
-            folder = best_weight(FOLDER_WEIGHTS, intents, kinds[c.row])
+            folder = best_weight(FOLDER_WEIGHTS, intents, kinds[c.row]) ** cfg.folder_strength
             typ = self.type_weight(c.row, intents)
             rec = float(recency[c.row])
             ent = cfg.entity_boost if c.row in state.entity_rows else 1.0

@@ -87,8 +87,12 @@ class DetectNames:
         table, threshold = self.context.library.rarity, self.context.rarity_threshold
         terms: list[str] = []
         for angle in state.angles:
-            for term in (*rare_words(angle, table, threshold), *person_names(angle),
-                         *rare_phrases(angle, table, threshold)):
+            people = person_names(angle)
+            # A part of a person's name is not an entity of its own: "tomas" must not boost every Tomas.
+            parts = {w for name in people for w in name.split()}
+            rare = [t for t in (*rare_words(angle, table, threshold), *rare_phrases(angle, table, threshold))
+                    if not set(t.split()) <= parts]
+            for term in (*people, *rare):
                 if term not in terms:
                     terms.append(term)
         if not terms:

@@ -1,0 +1,176 @@
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from core.rarity import DocFreqTable
+from llm_adapters import FakeModel, LLMError
+from slidesearch.expand import WorldReply, cluster_terms, merge_terms, taxonomy_terms, world_terms
+from slidesearch.model import SECTIONS
+from slidesearch.pipeline.classify import CaseStudiesSafetyNet, ExclusionCarveOut, excluded_sections
+from slidesearch.pipeline.coverage import coverage_note, uncovered_terms
+from slidesearch.pipeline.names import person_names, rare_phrases, rare_words
+from slidesearch.pipeline.normalise import EmptyQueryError, NormaliseAngles, split_angles
+from slidesearch.pipeline.state import SearchState
+
+
+class TestNormaliseAngles:
+    def test_a_string_becomes_one_angle(self):
+        assert split_angles("  customer   analytics ", 100, 8) == ("customer analytics",)
+
+    def test_angles_are_deduplicated_case_insensitively(self):
+        assert split_angles(["Fraud", "fraud", "KYC"], 100, 8) == ("Fraud", "KYC")
+
+    def test_long_angle_is_cut_on_a_word_boundary(self):
+        (angle,) = split_angles("word " * 100, 42, 8)
+        assert len(angle) <= 42 and angle.endswith("word")
+
+    def test_extra_angles_join_the_last_one(self):
+        assert split_angles(["a1", "b2", "c3", "d4"], 100, 3) == ("a1", "b2", "c3 d4")
+
+    @pytest.mark.parametrize("query", ["", " \t\n", ["", " "], "\u0000\u0001"])
+    def test_nothing_searchable_is_an_empty_query_error(self, query):
+        with pytest.raises(EmptyQueryError):
+            split_angles(query, 100, 8)
+
+    def test_non_string_angles_are_a_type_error(self):
+        with pytest.raises(TypeError):
+            split_angles(["ok", 3], 100, 8)  # type: ignore[list-item]
+
+    def test_stage_returns_a_new_state(self):
+        state = SearchState(angles=(" x  y ",))
+        out = NormaliseAngles(100, 8).run(state)
+        assert out.angles == ("x y",) and state.angles == (" x  y ",)
+
+
+class TestExclusionCarveOut:
+    @pytest.mark.parametrize("text", [
+        "create a second deck without case studies and demoes... only retain the capability slides",
+        "fraud detection, excluding case studies", "no case studies please", "skip the case studies",
+        "not including case studies", "skipping case studies", "exclude case-studies",
+    ])
+    def test_case_study_exclusions(self, text):
+        assert "Case Studies" in excluded_sections(text)
+
+    @pytest.mark.parametrize(("text", "section"), [
+        ("analytics without approach and methodology", "Approach & Methodology"),
+        ("no dashboards", "Data & Analytics"),
+        ("without capabilities", "Capabilities & Overview"),
+        ("no team slides", "Team & Credentials"),
+        ("excluding awards", "Credibility & Recognition"),
+        ("without pricing", "Commercial & Contract Terms"),
+        ("skip other slides", "Other"),
+    ])
+    def test_every_section_name_can_be_excluded(self, text, section):
+        assert excluded_sections(text) == {section}
+
+    def test_a_list_after_one_negation(self):
+        assert excluded_sections("without case studies or pricing") == {"Case Studies", "Commercial & Contract Terms"}
+
+    @pytest.mark.parametrize("text", ["blackrock case studies", "capability gaps with no data migration",
+                                      "case studies where no overview existed before"])
+    def test_ordinary_queries_exclude_nothing(self, text):
+        assert "Case Studies" not in excluded_sections(text)
+        assert "Data & Analytics" not in excluded_sections(text)
+
+    def test_excluded_section_leaves_both_lists_and_the_safety_net_stays_off(self):
+        state = SearchState(angles=("fraud without case studies",), search_types=SECTIONS[:4],
+                            answer_sections=SECTIONS[:2])
+        out = CaseStudiesSafetyNet().run(ExclusionCarveOut().run(state))
+        assert "Case Studies" not in out.search_types and "Case Studies" not in out.answer_sections
+        assert out.excluded == {"Case Studies"}
+
+    def test_safety_net_adds_case_studies_otherwise(self):
+        state = SearchState(angles=("team bios",), search_types=("Team & Credentials",),
+                            answer_sections=("Team & Credentials",))
+        out = CaseStudiesSafetyNet().run(state)
+        assert out.search_types == ("Case Studies", "Team & Credentials") == out.answer_sections
+
+    def test_excluding_everything_chosen_searches_the_rest(self):
+        state = SearchState(angles=("no case studies",), search_types=("Case Studies",),
+                            answer_sections=("Case Studies",))
+        out = ExclusionCarveOut().run(state)
+        assert out.search_types == tuple(s for s in SECTIONS if s != "Case Studies")
+
+
+def _table() -> DocFreqTable:
+    docs = ["capital call notice automation", "capital markets overview", "call centre analytics",
+            "capital call reporting for funds"] + ["capital markets", "call centre", "reporting suite"] * 8 + ["blackrock data"]
+    return DocFreqTable.build(docs, stopwords=frozenset({"and", "for"}))
+
+
+class TestNameDetectors:
+    def test_rare_word(self):
+        assert rare_words("blackrock case studies", _table(), 3) == ["blackrock"]
+
+    def test_rare_phrase_without_any_rare_word(self):
+        table = _table()
+        assert rare_words("capital call reporting", table, 3) == []
+        assert "capital call" in rare_phrases("capital call reporting", table, 3)
+
+    @pytest.mark.parametrize(("query", "names"), [
+        ("Anand S profile", ["anand s"]),
+        ("who is Naveen Gattu", ["naveen gattu"]),
+        ("Profile of Anand", ["anand"]),
+        ("resume for Priya Raman and Tom Lee", ["priya raman", "tom lee"]),
+        ("Naveen Gattu", []),
+        ("Capital call reporting", []),
+    ])
+    def test_person_names_only_on_profile_wording(self, query, names):
+        assert person_names(query) == names
+
+
+class TestExpansion:
+    def test_cluster_fires_on_whole_words_only(self):
+        clusters = {"cdp": ["customer data platform", "identity resolution"]}
+        assert cluster_terms("CDP rollout", clusters) == ["customer data platform", "identity resolution"]
+        assert cluster_terms("cdpx rollout", clusters) == []
+
+    def test_taxonomy_keeps_terms_over_the_cutoff_best_first(self):
+        vectors = np.array([[1, 0], [0.8, 0.6], [0, 1]], dtype=np.float32)
+        assert taxonomy_terms(np.array([1, 0], dtype=np.float32), ["a", "b", "c"], vectors, 0.68, 300) == ["a", "b"]
+
+    def test_merge_dedupes_caps_and_drops_the_angle_itself(self):
+        terms = merge_terms(["fraud"], [["Fraud", "AML", "aml", *[f"t{i}" for i in range(20)]]], 10)
+        assert terms[0] == "AML" and len(terms) == 10 and "Fraud" not in terms
+
+    def test_merge_round_robins_over_angles(self):
+        assert merge_terms(["a", "b"], [["a1", "a2", "a3"], ["b1"]], 3) == ["a1", "b1", "a2"]
+
+    def test_world_terms_kept_only_over_the_cutoff(self):
+        angle = np.array([1.0, 0.0], dtype=np.float32)
+
+        def embed(texts):
+            return np.array([[0.9, 0.436] if t == "close" else [0.3, 0.954] for t in texts], dtype=np.float32)
+
+        model = FakeModel([WorldReply(terms=["close", "far"])])
+        assert world_terms("q", angle, model, embed, 0.5) == (["close"], "fake:model")
+
+    def test_world_terms_fall_back_to_none_on_failure(self):
+        model = FakeModel([LLMError("down")])
+        assert world_terms("q", np.ones(2, dtype=np.float32), model, lambda t: None, 0.5) == ([], "offline")
+
+
+class TestCoverage:
+    def test_absent_distinctive_word_is_named(self):
+        table = DocFreqTable.build(["audience analytics for fans"])
+        terms = uncovered_terms(("Fan360 audience analytics",), table)
+        assert terms == ["fan360"]
+        assert "fan360" in coverage_note(terms)
+
+    def test_generic_and_request_words_are_not_reported(self):
+        table = DocFreqTable.build(["fraud"])
+        assert uncovered_terms(("show me fraud case studies without demos",), table) == ["demos"]
+
+    def test_other_scripts_are_reported_as_absent(self):
+        assert uncovered_terms(("データ分析",), DocFreqTable.build(["data"])) == ["データ分析"]
+
+    def test_no_note_when_everything_is_covered(self):
+        assert coverage_note([]) is None
+
+
+def test_stages_do_not_mutate_their_input():
+    state = SearchState(angles=("no case studies",), search_types=SECTIONS, answer_sections=SECTIONS)
+    before = replace(state)
+    ExclusionCarveOut().run(state)
+    assert state == before

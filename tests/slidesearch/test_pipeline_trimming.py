@@ -1,0 +1,106 @@
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from slidesearch.config import SearchConfig
+from slidesearch.pipeline.caps import Caps
+from slidesearch.pipeline.deckcap import GlobalDeckCap
+from slidesearch.pipeline.dedup import ExactDedup, NearDuplicateDedup
+from slidesearch.pipeline.floor import RelevanceFloor
+from slidesearch.pipeline.order import OrderSections
+from slidesearch.pipeline.sections import GroupSections
+from slidesearch.pipeline.state import Candidate, SearchState
+
+
+def _context(**library):
+    return SimpleNamespace(library=SimpleNamespace(**library), config=SearchConfig())
+
+
+def _cands(scores, section="Case Studies"):
+    return tuple(Candidate(row=i, section=section, score=s, fusion=s, primary=s) for i, s in enumerate(scores))
+
+
+class TestExactDedup:
+    def test_lower_scored_copy_with_the_same_normalised_text_is_dropped(self):
+        ctx = _context(snippets=["Data & Analytics Partner", "data &  analytics partner ", "something else"])
+        out = ExactDedup(ctx).run(SearchState(angles=("q",), candidates=_cands([0.5, 0.9, 0.1])))
+        assert [c.row for c in out.candidates] == [1, 2]
+
+
+class TestNearDuplicateDedup:
+    def test_a_chain_of_near_copies_collapses_to_its_best(self):
+        # A~B and B~C at >= 0.90 while A~C is below: a greedy walk would keep A and C.
+        angles = (0.0, 0.4, 0.8, np.pi / 2)
+        vectors = np.array([[np.cos(t), np.sin(t)] for t in angles], dtype=np.float32)
+        assert float(vectors[0] @ vectors[2]) < 0.9 <= float(vectors[0] @ vectors[1])
+        ctx = SimpleNamespace(library=SimpleNamespace(vectors=vectors), config=SearchConfig())
+        out = NearDuplicateDedup(ctx).run(SearchState(angles=("q",), candidates=_cands([0.9, 0.8, 0.7, 0.1])))
+        assert [c.row for c in out.candidates] == [0, 3]
+
+
+class TestGlobalDeckCap:
+    def test_a_canonical_deck_appears_at_most_twice_in_the_whole_response(self):
+        ctx = _context(canonical_decks=["deck a", "deck a", "deck a", "deck b"])
+        cands = (Candidate(row=0, section="Case Studies", score=0.9), Candidate(row=1, section="Other", score=0.8),
+                 Candidate(row=2, section="Data & Analytics", score=0.7), Candidate(row=3, section="Other", score=0.1))
+        out = GlobalDeckCap(ctx).run(SearchState(angles=("q",), candidates=cands))
+        assert [c.row for c in out.candidates] == [0, 1, 3]
+
+
+class TestRelevanceFloor:
+    def test_drops_everything_below_the_share_of_the_best(self):
+        out = RelevanceFloor(0.15).run(SearchState(angles=("q",), candidates=_cands([1.0, 0.2, 0.149, 0.15])))
+        assert [c.score for c in out.candidates] == [1.0, 0.2, 0.15]
+
+    def test_never_empties_a_nonempty_list(self):
+        out = RelevanceFloor(0.99).run(SearchState(angles=("q",), candidates=_cands([1e-9])))
+        assert len(out.candidates) == 1
+
+    def test_rejects_a_share_outside_zero_to_one(self):
+        with pytest.raises(ValueError):
+            RelevanceFloor(1.0)
+
+
+class TestGroupSections:
+    def _ctx(self, n):
+        return _context(canonical_decks=["deck"] * 3 + [f"d{i}" for i in range(3, n)])
+
+    def test_only_answer_sections_get_headings_with_two_slides_per_deck(self):
+        cands = _cands([0.9, 0.8, 0.7, 0.6]) + (Candidate(row=4, section="Other", score=0.95),)
+        state = SearchState(angles=("q",), answer_sections=("Case Studies",), candidates=cands)
+        out = GroupSections(self._ctx(5)).run(state)
+        assert list(out.groups) == ["Case Studies"]
+        assert [c.row for c in out.groups["Case Studies"]] == [0, 1, 3]
+
+    def test_when_no_candidate_is_in_an_answer_section_their_own_sections_are_shown(self):
+        state = SearchState(angles=("q",), answer_sections=("Case Studies",),
+                            candidates=(Candidate(row=0, section="Other", score=1.0),))
+        out = GroupSections(self._ctx(1)).run(state)
+        assert [c.row for c in out.groups["Other"]] == [0]
+        assert out.notes
+
+
+class TestCaps:
+    def test_section_cap_then_global_cap_keeps_the_globally_best(self):
+        groups = {"Case Studies": _cands([0.9 - i * 0.01 for i in range(20)]),
+                  "Other": _cands([0.5 - i * 0.01 for i in range(20)], "Other")}
+        out = Caps(15, 20).run(SearchState(angles=("q",), groups=groups))
+        assert len(out.groups["Case Studies"]) == 15 and len(out.groups["Other"]) == 5
+        assert min(c.score for c in out.groups["Case Studies"]) > max(c.score for c in out.groups["Other"])
+
+    def test_top_per_group_below_the_cap_wins(self):
+        out = Caps(15, 50).run(SearchState(angles=("q",), top_per_group=2, groups={"Other": _cands([3, 2, 1])}))
+        assert len(out.groups["Other"]) == 2
+
+    def test_top_per_group_above_the_cap_is_held_at_the_cap(self):
+        out = Caps(15, 50).run(SearchState(angles=("q",), top_per_group=99, groups={"Other": _cands([1] * 30)}))
+        assert len(out.groups["Other"]) == 15
+
+
+class TestOrderSections:
+    def test_sections_by_best_score_and_empty_ones_last(self):
+        groups = {"Case Studies": _cands([0.2]), "Other": (), "Data & Analytics": _cands([0.1, 0.9])}
+        out = OrderSections().run(SearchState(angles=("q",), groups=groups))
+        assert list(out.groups) == ["Data & Analytics", "Case Studies", "Other"]
+        assert [c.score for c in out.groups["Data & Analytics"]] == [0.9, 0.1]
