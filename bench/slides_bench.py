@@ -132,6 +132,11 @@ class TimedEmbedder:
         return out
 
 
+def _say(message: str) -> None:
+    """Progress on stderr: a full run spends many minutes inside this section."""
+    print(f"bench: slides: {message}", file=sys.stderr, flush=True)
+
+
 def _rate(count: int, seconds: float) -> float:
     return round(count / seconds, 1) if seconds > 0 else 0.0
 
@@ -359,7 +364,9 @@ def bench_slides(quick: bool = False, out_dir: Path | None = None) -> dict[str, 
     max_queries = QUICK_MAX_QUERIES if quick else MAX_QUERIES
     per_size: dict[str, dict[str, Any]] = {}
     for n in sizes:
+        _say(f"{n:,} slides: generate and build (or reuse the cached build) ...")
         build = _run_child("build", n, SEED, max_queries, DEFAULT_EMBEDDER)
+        _say(f"{n:,} slides: {max_queries} queries through search_v2 and both baselines ...")
         try:
             query = _run_child("query", n, SEED, max_queries, DEFAULT_EMBEDDER)
         except StaleIndex:
@@ -371,6 +378,7 @@ def bench_slides(quick: bool = False, out_dir: Path | None = None) -> dict[str, 
             "median_vs_bruteforce": _ratio(query["search_v2"]["median_ms"], query["bruteforce_numpy"]["median_ms"]),
             "median_vs_bm25": _ratio(query["search_v2"]["median_ms"], query["bm25_only"]["median_ms"]),
         }
+    _say(f"per-query cost of the {DEFAULT_EMBEDDER} embedder ...")
     embed_cost = _run_child("embed-cost", sizes[0], SEED, max_queries, DEFAULT_EMBEDDER)
     breakdown_n = BREAKDOWN_SIZE if BREAKDOWN_SIZE in sizes else sizes[-1]
     plots = _plots(sizes, per_size, out_dir) if out_dir is not None else []

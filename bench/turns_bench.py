@@ -45,6 +45,11 @@ QUICK_ENV = {"SEEK_EMBEDDER": "fast"}
 CHILD_TIMEOUT_S = 3_600
 
 
+def _say(message: str) -> None:
+    """Progress on stderr: building the 50k catalog and the agents takes minutes."""
+    print(f"bench: turns: {message}", file=sys.stderr, flush=True)
+
+
 def _cache_files() -> set[Path]:
     from core.settings import get_settings
 
@@ -125,10 +130,15 @@ def resolve(name: str) -> tuple[Path, Path, dict[str, Any]]:
 
 def bench_turns(quick: bool = False, out_dir: Path | None = None) -> dict[str, Any]:
     """The Ten Turns section: per-agent build and run figures, the tenturns / baseline ratio, a plot, a headline."""
-    catalog, sessions, dataset = resolve(QUICK_DATASET if quick else DATASET)
+    dataset_name = QUICK_DATASET if quick else DATASET
+    _say(f"dataset {dataset_name} (generated on first use) ...")
+    catalog, sessions, dataset = resolve(dataset_name)
     limit = QUICK_MAX_SESSIONS if quick else MAX_SESSIONS
     env = QUICK_ENV if quick else {}
-    agents = {name: _run_child(name, catalog, sessions, limit, env) for name in AGENTS}
+    agents: dict[str, dict[str, Any]] = {}
+    for agent in AGENTS:
+        _say(f"{agent} agent on {dataset['dataset']} ...")
+        agents[agent] = _run_child(agent, catalog, sessions, limit, env)
     out: dict[str, Any] = {**dataset, "env": env, "agents": agents}
     base = agents.get(BASELINE)
     if base:
