@@ -58,6 +58,12 @@ class TenTurnsConfig(BaseModel):
         "the remaining candidates spread evenly over the turns left; expected: one item while more can be "
         "learned, then the width maximising the expected score (width.py).",
     )
+    wait_for_information: bool = Field(
+        default=True, description="expected policy: show one item while more requirements can still come."
+    )
+    rule_out_shown: bool = Field(
+        default=True, description="Never re-show an item shown at a turn where a hit would have counted."
+    )
     sharpness: float = Field(default=4.0, description="expected policy: q_i ∝ exp(sharpness · evidence gap).")
     override: Literal["replace", "keep"] = Field(
         default="keep",
@@ -218,11 +224,13 @@ class DropShown:
 class ChooseWidth:
     """Stage 4: how many items to show — a bet on how specific the known intent already is."""
 
-    def __init__(self, widths: tuple[int, int, int], full_width_turn: int, policy: str, sharpness: float) -> None:
+    def __init__(self, widths: tuple[int, int, int], full_width_turn: int, policy: str, sharpness: float,
+                 wait_for_information: bool = True) -> None:
         self.widths = widths
         self.full_width_turn = full_width_turn
         self.policy = policy
         self.sharpness = sharpness
+        self.wait_for_information = wait_for_information
 
     def run(self, state: Turn) -> Turn:
         if self.policy == "seed":
@@ -235,7 +243,7 @@ class ChooseWidth:
 
     def _expected(self, state: Turn) -> int:
         """One item while more can be learned; then the width of the best plan over the turns left."""
-        if state.turn < LAST_TURN and not state.memory.complete:
+        if self.wait_for_information and state.turn < LAST_TURN and not state.memory.complete:
             return 1
         assert state.scored is not None and state.order is not None
         evidence = (state.scored.scores - state.scored.prior)[state.order]
@@ -291,7 +299,7 @@ class TenTurnsAgent(BaseAgent):
             self.stages.append(self.reranker)
         self.stages += [
             ChooseWidth(self.config.widths, self.config.full_width_turn, self.config.width_policy,
-                        self.config.sharpness),
+                        self.config.sharpness, self.config.wait_for_information),
             ChooseQuestion(),
         ]
 
@@ -349,7 +357,7 @@ class TenTurnsAgent(BaseAgent):
             ],
         }
         state.memory.traces.append(trace)
-        if not state.memory.override_pending:
+        if self.config.rule_out_shown and not state.memory.override_pending:
             state.memory.excluded.update(int(scored.rows[i]) for i in shown)
         return {
             "message": self._message(state),
