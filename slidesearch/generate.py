@@ -813,7 +813,7 @@ def _mutate(
     """
     lines = text.split("\n") if text else []
     for _ in range(strength):
-        op = rng.random() if alternates else rng.choice((0.0, 0.95))
+        op = rng.random() if alternates else rng.choice((0.0, 0.6))
         kept = sum(_stem(line) in keep for line in lines)
         if op < 0.5 and lines:
             i = rng.randrange(len(lines))

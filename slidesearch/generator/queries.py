@@ -213,7 +213,7 @@ def build_queries(
     for _ in range(quota("multi_part")):
         if len(caps) < 2:
             break
-        picked = rng.sample(caps, rng.choice((2, 2, 3)))
+        picked = rng.sample(caps, min(len(caps), rng.choice((2, 2, 3))))
         angles: list[str] = []
         rels: list[dict[str, int]] = []
         for cap in picked:
