@@ -224,7 +224,7 @@ def create_app(service: SlideService, *, api_token: str | None = None, workers: 
         return "page" if x_seek_channel == "page" else "http"
 
     guarded = [Depends(require_token)]
-    errors = {400: {"model": ErrorBody}, 401: {"model": ErrorBody}, 413: {"model": ErrorBody}, 422: {"model": ErrorBody}}
+    errors: dict[int | str, dict[str, Any]] = {400: {"model": ErrorBody}, 401: {"model": ErrorBody}, 413: {"model": ErrorBody}, 422: {"model": ErrorBody}}
 
     @app.exception_handler(_HTTPError)
     async def _http_error(request: Request, exc: _HTTPError) -> JSONResponse:

@@ -88,12 +88,12 @@ class UsageLog:
             conn = sqlite3.connect(str(self.db_path), check_same_thread=False, timeout=10)
             db = sqlite_utils.Database(conn)
             if TABLE not in db.table_names():
-                db[TABLE].create(
+                db.table(TABLE).create(
                     {"id": int, "time": float, "session_id": str, "channel": str, "query": str, "universes": str,
                      "slide_ids": str, "latency_ms": float, "explained_ids": str},
                     pk="id",
                 )
-                db[TABLE].create_index(["session_id", "time"])
+                db.table(TABLE).create_index(["session_id", "time"])
             self._db = db
         return self._db
 
@@ -130,7 +130,7 @@ class UsageLog:
             "explained_ids": "[]",
         }
         with self._lock:
-            table = self._database()[TABLE]
+            table = self._database().table(TABLE)
             table.insert(row)
             return int(table.last_pk)
 
@@ -147,7 +147,8 @@ class UsageLog:
             return False
         key = _query_key(self._redact_query(query))
         if session_id:
-            sql, params = f"SELECT id, query, explained_ids FROM {TABLE} WHERE session_id = ?", [session_id]
+            sql = f"SELECT id, query, explained_ids FROM {TABLE} WHERE session_id = ?"
+            params: list[Any] = [session_id]
         else:
             sql = f"SELECT id, query, explained_ids FROM {TABLE} WHERE channel = ? AND time >= ?"
             params = [channel, time.time() - ANONYMOUS_MATCH_SECONDS]
@@ -159,7 +160,7 @@ class UsageLog:
                 return False
             explained = json.loads(match["explained_ids"])
             explained += [s for s in slide_ids if s not in explained]
-            db[TABLE].update(match["id"], {"explained_ids": json.dumps(explained)})
+            db.table(TABLE).update(match["id"], {"explained_ids": json.dumps(explained)})
             return True
 
     def records(self) -> list[UsageRecord]:
@@ -189,7 +190,7 @@ class UsageLog:
         for record in self.records():
             first_of_session.setdefault(record.session_id, record)
         seen: set[str] = set()
-        rows = []
+        rows: list[dict[str, Any]] = []
         for record in first_of_session.values():
             key = _query_key(record.query)
             if not key or key in seen:
