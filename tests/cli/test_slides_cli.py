@@ -1,0 +1,90 @@
+import json
+
+from pptx import Presentation
+from typer.testing import CliRunner
+
+from cli.main import app
+
+runner = CliRunner()
+
+
+def _run(*args: str):
+    return runner.invoke(app, ["slides", *args])
+
+
+def _said(result) -> str:
+    """The output with rich's line wrapping undone."""
+    return " ".join(result.output.split())
+
+
+def _deck(path, title: str) -> None:
+    prs = Presentation()
+    slide = prs.slides.add_slide(prs.slide_layouts[1])
+    slide.shapes.title.text = title
+    slide.placeholders[1].text_frame.text = "Real-time transaction scoring with a narwhal model"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    prs.save(str(path))
+
+
+class TestGenerateIngestIndexStats:
+    def test_generated_library_goes_in_and_stats_count_it(self, tmp_path):
+        out = tmp_path / "gen"
+        result = _run("generate", "--slides", "300", "--seed", "4", "--out", str(out), "--json")
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.stdout)["slides"] == 300
+        assert {p.name for p in out.iterdir()} >= {
+            "slides.jsonl",
+            "master.jsonl",
+            "queries.jsonl",
+            "manifest.json",
+        }
+
+        result = _run("ingest", str(out), "--embedder", "fast", "--json")
+        assert result.exit_code == 0, result.output
+        report = json.loads(result.stdout)
+        assert report["slides_written"] == 300 and report["master_rows_written"] > 0
+
+        stats = json.loads(_run("stats", "--json").stdout)
+        assert stats["slides"] == 300 and stats["embedder"] == "fast"
+        assert sum(stats["by_section"].values()) == 300
+
+        again = _run("ingest", str(out), "--embedder", "fast", "--json")
+        assert json.loads(again.stdout)["files_unchanged"] == 2
+        assert "indexed" not in _said(again)
+
+    def test_pptx_folder_with_a_corrupt_file(self, tmp_path):
+        _deck(tmp_path / "decks" / "DAAIS" / "Collateral" / "fraud.pptx", "Fraud detection")
+        (tmp_path / "decks" / "broken.pptx").write_bytes(b"not a pptx")
+        result = _run("ingest", str(tmp_path / "decks"), "--embedder", "fast")
+        assert result.exit_code == 0, result.output
+        assert "1 ingested" in _said(result) and "1 failed" in _said(result)
+        assert "broken.pptx" in _said(result)
+        stats = json.loads(_run("stats", "--json").stdout)
+        assert stats["slides"] == 1 and stats["by_universe"] == {"DAAIS": 1}
+
+    def test_slidevqa_dataset(self, shared_data):
+        result = _run("ingest", "--dataset", "slidevqa", "--no-index", "--json")
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.stdout)["slides_written"] == 1284
+
+
+class TestErrors:
+    def test_stats_without_an_index_says_how_to_build_one(self):
+        result = _run("stats")
+        assert result.exit_code == 1 and "seek slides index" in _said(result)
+
+    def test_index_on_an_empty_library_is_an_error(self):
+        result = _run("index", "--embedder", "fast")
+        assert result.exit_code == 1 and "empty" in _said(result)
+
+    def test_unknown_embedder_lists_the_valid_ones(self):
+        result = _run("index", "--embedder", "bogus")
+        assert result.exit_code == 1 and "minilm" in _said(result)
+
+    def test_ingest_needs_something_to_ingest(self):
+        result = _run("ingest")
+        assert result.exit_code == 1 and "--dataset" in _said(result)
+
+    def test_missing_path_is_reported(self, tmp_path):
+        result = _run("ingest", str(tmp_path / "nope"))
+        assert result.exit_code == 1 and "does not exist" in _said(result)
