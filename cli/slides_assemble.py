@@ -47,7 +47,7 @@ def assemble(
             engine = SlideSearch.open(index)
             library = engine.library
             response = engine.search_v2(query or "", universes=scope)
-            ids = pick_cards(response, wanted, 12 if max_slides is None else max_slides, library=library)
+            ids = pick_cards(response.groups, wanted, 12 if max_slides is None else max_slides, library=library)
             if not ids:
                 fail(f"the search for {query!r} returned no slides in {', '.join(wanted) if wanted else 'any section'}")
         result = build_deck(ids, title=title, query=query, library=library, out=out, universes=scope)

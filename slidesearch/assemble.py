@@ -24,7 +24,7 @@ import io
 import os
 import time
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -39,6 +39,7 @@ from pptx.util import Emu, Pt
 from pydantic import BaseModel, ConfigDict, Field
 
 from slidesearch.model import SECTIONS, Slide, VerifiedCaseStudy
+from slidesearch.response import Card
 
 if TYPE_CHECKING:
     from pptx.presentation import Presentation as PresentationType
@@ -213,27 +214,27 @@ def assemble(
     )
 
 
-def pick_cards(response: Any, sections: Sequence[str] | None = None, max_slides: int = 12, library: Library | None = None) -> list[str]:
+def pick_cards(groups: Mapping[str, Sequence[Card]], sections: Sequence[str] | None = None, max_slides: int = 12,
+               library: Library | None = None) -> list[str]:
     """The ids of the top cards of ``sections`` (all when None) in the engine's section and card order.
 
-    When ``library`` is given, cards it cannot resolve (neither a slide nor a verified
-    master-sheet row) are skipped. An unknown section name is an error that lists the
-    valid ones.
+    ``groups`` is a response's ``groups`` (section -> cards, in display order). When
+    ``library`` is given, cards it cannot resolve (neither a slide nor a verified
+    master-sheet row) are skipped. An unknown section name is an error listing the valid ones.
     """
     if not 1 <= max_slides <= MAX_DECK_SLIDES:
         raise AssembleError(f"--max must be between 1 and {MAX_DECK_SLIDES}, got {max_slides}")
     wanted = set(validate_sections(sections)) if sections else None
     verified = {f"{VERIFIED_PREFIX}{row.row_id}" for row in library.master} if library is not None else set()
     picked: list[str] = []
-    for group in _groups(response):
-        if wanted is not None and _field(group, "section") not in wanted:
+    for section, cards in groups.items():
+        if wanted is not None and section not in wanted:
             continue
-        for card in _field(group, "cards") or []:
-            slide_id = str(_field(card, "id") if _field(card, "id") is not None else _field(card, "slide_id"))
-            if library is not None and slide_id not in library.id_to_row and slide_id not in verified:
+        for card in cards:
+            if library is not None and card.id not in library.id_to_row and card.id not in verified:
                 continue
-            if slide_id not in picked:
-                picked.append(slide_id)
+            if card.id not in picked:
+                picked.append(card.id)
             if len(picked) == max_slides:
                 return picked
     return picked
@@ -247,17 +248,6 @@ def validate_sections(sections: Sequence[str]) -> list[str]:
     if unknown:
         raise AssembleError(f"unknown sections: {', '.join(unknown)}; valid sections: {', '.join(SECTIONS)}")
     return [by_lower[s.lower()] for s in names]
-
-
-def _groups(response: Any) -> list[Any]:
-    groups = _field(response, "groups")
-    if isinstance(groups, dict):
-        return [{"section": name, "cards": cards} for name, cards in groups.items()]
-    return list(groups or [])
-
-
-def _field(obj: Any, name: str) -> Any:
-    return obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
 
 
 def _write_atomically(out: Path, data: bytes) -> Path:

@@ -166,7 +166,7 @@ class SlideService:
             ids = self.check_slide_ids(slide_ids)
         elif query:
             response = self.search(query, allowed, channel=channel, session_id=session_id)
-            ids = pick_cards(response, sections, max_slides, library=self.library)
+            ids = pick_cards(response.groups, sections, max_slides, library=self.library)
             if not ids:
                 raise ServiceError(f"the search for {query!r} returned no slides in {', '.join(sections or SECTIONS)}")
         else:

@@ -13,6 +13,7 @@ from pptx.util import Inches
 from slidesearch.assemble import AssembleError, assemble, pick_cards, validate_sections
 from slidesearch.library import Library
 from slidesearch.model import Slide, VerifiedCaseStudy
+from slidesearch.response import Card, ScoreFactors
 
 WIDE = (Inches(13.333), Inches(7.5))
 
@@ -269,24 +270,28 @@ class TestAssembleRequests:
         assert elapsed / 50 < 0.2
 
 
+def _card(card_id: str, section: str) -> Card:
+    return Card(id=card_id, title=card_id, deck_name="Deck.pptx", section=section, own_section=section, score=1.0,
+                factors=ScoreFactors(), preview="")
+
+
 class TestPickCards:
-    RESPONSE = {
-        "groups": [
-            {"section": "Data & Analytics", "cards": [{"id": "a1"}, {"id": "a2"}, {"id": "m-1"}]},
-            {"section": "Case Studies", "cards": [{"id": "c1"}, {"id": "a1"}]},
-            {"section": "Other", "cards": [{"id": "o1"}]},
-        ]
+    GROUPS = {
+        "Data & Analytics": [_card("a1", "Data & Analytics"), _card("a2", "Data & Analytics"),
+                             _card("m-1", "Data & Analytics")],
+        "Case Studies": [_card("c1", "Case Studies"), _card("a1", "Case Studies")],
+        "Other": [_card("o1", "Other")],
     }
 
     def test_takes_cards_in_the_engines_order_up_to_max(self):
-        assert pick_cards(self.RESPONSE, max_slides=3) == ["a1", "a2", "m-1"]
+        assert pick_cards(self.GROUPS, max_slides=3) == ["a1", "a2", "m-1"]
 
     def test_skips_cards_the_library_cannot_resolve(self, library):
-        response = {"groups": {"Case Studies": [{"id": "ghost"}, {"id": "wide-1"}, {"id": "verified:m7"}]}}
-        assert pick_cards(response, library=library) == ["wide-1", "verified:m7"]
+        groups = {"Case Studies": [_card(i, "Case Studies") for i in ("ghost", "wide-1", "verified:m7")]}
+        assert pick_cards(groups, library=library) == ["wide-1", "verified:m7"]
 
     def test_keeps_only_the_named_sections(self):
-        assert pick_cards(self.RESPONSE, ["case studies", "Other"]) == ["c1", "a1", "o1"]
+        assert pick_cards(self.GROUPS, ["case studies", "Other"]) == ["c1", "a1", "o1"]
 
     def test_unknown_section_lists_the_valid_ones(self):
         with pytest.raises(AssembleError, match="valid sections: Case Studies"):
@@ -294,4 +299,4 @@ class TestPickCards:
 
     def test_max_out_of_range_is_an_error(self):
         with pytest.raises(AssembleError, match="--max"):
-            pick_cards(self.RESPONSE, max_slides=0)
+            pick_cards(self.GROUPS, max_slides=0)
