@@ -1,0 +1,146 @@
+from dataclasses import replace
+from datetime import date
+
+import numpy as np
+import pytest
+
+from llm_adapters import OfflineModel
+from slidesearch.config import SearchConfig
+from slidesearch.library import Library
+from slidesearch.model import Slide
+from slidesearch.pipeline.boost import BoostPass
+from slidesearch.pipeline.context import SearchContext
+from slidesearch.pipeline.multipliers import Multipliers, folder_kind, hold_below_primary
+from slidesearch.pipeline.names import DetectNames
+from slidesearch.pipeline.prefilter import Prefilter
+from slidesearch.pipeline.primary import PrimaryPass, fuse_angles, pool_dense_scores, ranks_of
+from slidesearch.pipeline.state import Candidate, SearchState
+
+ROWS = [
+    ("DAAIS", "/DAAIS/Sales/Collateral", "Customer analytics dashboard", "NPS and revenue per account", "dashboard"),
+    ("DAAIS", "/DAAIS/Clients/Acme", "Fraud detection for a bank", "Cut fraud losses by 23%", "case_study"),
+    ("DAAIS", "/DAAIS/Sales", "BlackRock partnership", "Data engineering for BlackRock", "content"),
+    ("EdTech", "/EdTech/Sales", "Learning analytics", "Student engagement analytics", "content"),
+    ("DAAIS", "/DAAIS/Sales/Team", "Leadership team", "Anand S, chief data scientist", "team"),
+    ("DAAIS", "/DAAIS/Sales", "Agenda", "Agenda", "agenda"),
+    ("S&R", "/S&R/Sales", "Capital call notice automation", "Automated capital call notices", "content"),
+    ("DAAIS", "/DAAIS/Sales", "Cloud migration", "Moved 300 workloads to the cloud", "content"),
+]
+
+
+@pytest.fixture(scope="module")
+def context() -> SearchContext:
+    slides = [Slide(slide_id=f"s{i}", deck_id=f"d{i}", deck_name=f"Deck {i}.pptx", folder=folder, title=title,
+                    text=text, content_type=ctype, universe=universe, deck_date=date(2020 + i % 5, 1, 1))
+              for i, (universe, folder, title, text, ctype) in enumerate(ROWS)]
+    return SearchContext(Library.from_slides(slides, embedder="fast"), SearchConfig(), OfflineModel())
+
+
+def _state(context, query, **fields):
+    return SearchState(angles=(query,), query_vectors=context.embed([query]), **fields)
+
+
+class TestDetectNames:
+    def test_rare_word_widens_with_its_literal_matches_in_scope(self, context):
+        out = DetectNames(context).run(_state(context, "blackrock case studies"))
+        assert out.entity_terms == ("blackrock",) and out.entity_rows == {2}
+        scoped = DetectNames(context).run(_state(context, "blackrock case studies", universes=("EdTech",)))
+        assert scoped.entity_rows == frozenset()
+
+
+class TestPrefilter:
+    def test_pool_is_search_types_in_scope_plus_entity_matches(self, context):
+        state = _state(context, "q", search_types=("Case Studies",), universes=("DAAIS",), entity_rows=frozenset({2}))
+        out = Prefilter(context).run(state)
+        assert out.pool.tolist() == [1, 2]
+
+    def test_empty_section_choice_falls_back_to_every_slide_in_scope(self, context):
+        out = Prefilter(context).run(_state(context, "q", search_types=(), universes=("S&R",)))
+        assert out.pool.tolist() == [6] and out.notes
+
+
+class TestPrimaryPass:
+    def test_exact_dense_scores_match_a_plain_product(self, context):
+        vectors = np.asarray(context.library.vectors)
+        q = context.embed(["fraud"])
+        for pool in (np.array([1, 3]), np.arange(8)):
+            assert np.allclose(pool_dense_scores(vectors, pool, q)[:, 0], vectors[pool] @ q[0])
+
+    def test_ranks_count_strictly_higher_scores(self):
+        scores = np.array([0.1, 0.9, 0.5, 0.9])
+        assert ranks_of(scores, np.array([0, 1, 2])).tolist() == [4.0, 1.0, 3.0]
+
+    @pytest.mark.parametrize("fusion", ["blend", "rrf", "dense_rrf"])
+    def test_every_fusion_ranks_the_obvious_match_first(self, context, fusion):
+        ctx = SearchContext(context.library, SearchConfig(primary_fusion=fusion), context.model)
+        state = _state(ctx, "capital call notice automation", pool=np.arange(8))
+        out = PrimaryPass(ctx).run(state)
+        assert out.candidates[0].row == 6
+        assert all(c.primary > 0 and c.score == c.primary for c in out.candidates)
+
+    def test_a_slide_no_voter_retrieved_is_not_a_candidate(self):
+        dense = np.array([[0.9], [0.1], [0.5]])
+        bm25 = np.array([[0.0], [0.0], [2.0]])
+        fused = fuse_angles(dense, bm25, np.zeros(0, dtype=np.int64), SearchConfig(primary_depth=1))
+        assert set(fused) == {0, 2}
+
+    def test_entity_rows_are_always_candidates(self):
+        dense = np.array([[0.9], [0.1], [0.5]])
+        fused = fuse_angles(dense, np.zeros((3, 1)), np.array([1]), SearchConfig(primary_depth=1,
+                            primary_fusion="rrf"))
+        assert 1 in fused
+
+
+class TestBoostPass:
+    def test_boost_is_capped_and_zero_primary_slides_stay_below_every_primary_hit(self, context):
+        cands = (Candidate(row=0, section="Data & Analytics", primary=0.5, fusion=0.5, score=0.5),
+                 Candidate(row=7, section="Capabilities & Overview", primary=0.1, fusion=0.1, score=0.1))
+        state = _state(context, "customer analytics", pool=np.arange(8), candidates=cands,
+                       expansion=("fraud detection", "capital call", "student engagement"))
+        out = BoostPass(context).run(state)
+        by_row = {c.row: c for c in out.candidates}
+        for row in (0, 7):
+            assert by_row[row].fusion <= by_row[row].primary * 1.35 + 1e-12
+        weakest = min(c.fusion for c in out.candidates if c.primary > 0)
+        extra = [c for c in out.candidates if c.primary == 0]
+        assert extra and all(c.fusion < weakest for c in extra)
+
+
+class TestMultipliers:
+    def test_every_factor_is_kept_and_multiplies_to_the_score(self, context):
+        cands = (Candidate(row=0, section="Data & Analytics", primary=0.5, fusion=0.5),
+                 Candidate(row=5, section="Other", primary=0.4, fusion=0.4))
+        out = Multipliers(context).run(_state(context, "q", intents=("capability",), candidates=cands,
+                                              entity_rows=frozenset({0})))
+        dash = next(c for c in out.candidates if c.row == 0)
+        assert (dash.folder, dash.type, dash.entity) == (3.0, 1.3, 1.5)
+        assert dash.score == pytest.approx(0.5 * dash.folder * dash.type * dash.recency * dash.entity)
+        agenda = next(c for c in out.candidates if c.row == 5)
+        assert agenda.type == SearchConfig().low_content_weight
+        assert out.scored == out.candidates
+
+    def test_recency_is_mild_and_newest_is_highest(self, context):
+        cands = tuple(Candidate(row=r, section="x", primary=1.0, fusion=1.0) for r in range(5))
+        out = Multipliers(context).run(_state(context, "q", candidates=cands))
+        rec = {c.row: c.recency for c in out.candidates}
+        assert rec[4] == pytest.approx(1.25) and rec[0] == pytest.approx(1.0)
+
+    def test_boost_only_slides_are_held_below_the_weakest_primary_hit(self):
+        cands = [Candidate(row=0, primary=0.1, score=0.1), Candidate(row=1, primary=0.0, score=0.5),
+                 Candidate(row=2, primary=0.0, score=0.25)]
+        held = hold_below_primary(cands)
+        assert held[1].score < 0.1 and held[2].score < held[1].score and held[1].held_below_primary
+        assert held[0] == cands[0]
+
+    @pytest.mark.parametrize(("folder", "kind"), [("/DAAIS/Sales/Collateral/Technology Capabilities", "collateral"),
+                                                  ("/DAAIS/Clients/Acme", "client"), ("/x/y", "other")])
+    def test_folder_kinds(self, folder, kind):
+        assert folder_kind(folder) == kind
+
+
+def test_stages_return_new_states(context):
+    state = _state(context, "blackrock", search_types=("Case Studies",))
+    before = replace(state)
+    DetectNames(context).run(state)
+    Prefilter(context).run(state)
+    assert state == before
