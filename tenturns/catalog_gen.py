@@ -41,6 +41,8 @@ from pydantic import BaseModel, Field
 from tenturns.catalog import open_text, shelf_label
 from tenturns.simulator import COLOR_WORDS, MATERIALS
 
+GENERATOR_VERSION = 1
+"""Bumped whenever the generated rows change, so cached catalogs under SEEK_HOME are rebuilt."""
 REFERENCE_SIZE = 50_000
 REFERENCE_SHELVES = 1_100
 """The frozen catalog has about 1,100 shelves at 50,000 rows (seed write-up, "Shelf restriction")."""
@@ -65,12 +67,12 @@ class GeneratorConfig(BaseModel):
     shelf_sigma: float = 1.7
     """Log-normal shelf sizes: median 8 and, over 1,100 shelves, a largest shelf past 1,000."""
     shelf_knee_per_50k: int = 1_000
-    twins_mean: float = 3.0
+    twins_mean: float = 1.0
     """Mean near-twins per real row (Amazon lists most apparel in several colours/sizes)."""
     word_swap: float = 0.3
     """Share of a template title's content words replaced by words from the shelf's title vocabulary."""
     feature_keep: float = 0.5
-    group_templates: float = 3.0
+    group_templates: float = 10.0
     """Pseudo-count of department-group templates next to a shelf's own real rows."""
 
 
@@ -123,6 +125,7 @@ class GenState:
     stores: list[str] = field(default_factory=list)
     prices: list[float | None] = field(default_factory=list)
     ratings: list[tuple[Any, Any]] = field(default_factory=list)
+    feature_rows: Counter[str] = field(default_factory=Counter)
 
 
 def _real_paths(base: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
@@ -245,6 +248,7 @@ class CollectDistributions:
             price = row.get("price")
             state.prices.append(price if isinstance(price, int | float) and not isinstance(price, bool) else None)
             state.ratings.append((row.get("average_rating"), row.get("rating_number")))
+            state.feature_rows.update({str(f) for f in row.get("features") or []})
         state.used_ids = {str(r["parent_asin"]) for r in state.base}
         return state
 
@@ -321,13 +325,27 @@ def near_twin(state: GenState, template: dict[str, Any], pool: Pool, change: str
     elif change == "feature" and pool.features:
         features = list(row.get("features") or [])
         slot = rng.randrange(len(features) + 1)
-        features[slot:slot + 1] = [rng.choice(pool.features)]
+        features[slot:slot + 1] = [borrowed_text(state, pool, shelf_label(row.get("categories") or []))]
         row["features"] = features
     elif change == "detail":
         keys = [k for k in row["details"] if k in state.detail_values] or list(state.detail_values)[:1]
         key = rng.choice(keys)
         row["details"][key] = rng.choice(state.detail_values[key])
     return row
+
+
+def borrowed_text(state: GenState, pool: Pool, label: str) -> str:
+    """A feature from the department group for a generated row.
+
+    Features several real rows share ("Imported", "Machine Wash", "100% Cotton") are reused as
+    they are; a feature only one real row has is that product's own sentence, so it is reused
+    only reworded (half its words swapped for group vocabulary) — copying it verbatim would plant
+    the product's most distinctive phrase in dozens of distractors, which no real catalog does.
+    """
+    feature = state.rng.choice(pool.features)
+    if state.feature_rows[feature] > 1:
+        return feature
+    return _swap_title_words(feature, pool, label, 0.5, state.rng)
 
 
 def _noun(path: list[str]) -> str:
@@ -337,15 +355,19 @@ def _noun(path: list[str]) -> str:
 
 
 def _rename_noun(title: str, template_path: list[str], shelf_path: list[str]) -> str:
-    """Swap the template's product noun (singular or plural) for the shelf's; append it when absent."""
+    """Swap the template's product noun for the shelf's, keeping singular or plural as written.
+
+    A title without the noun stays as it is: only about a third of real titles carry their
+    shelf's noun verbatim (two thirds in singular or plural), and always adding it would give
+    generated rows an edge no real row has.
+    """
     old, new = _noun(template_path), _noun(shelf_path)
-    if not new or old.lower() == new.lower():
+    if not old or not new or old.lower() == new.lower():
         return title
-    stem = old.rstrip("sS") if len(old) > 3 else old
-    pattern = re.compile(rf"\b{re.escape(stem)}s?\b", re.I) if stem else None
-    if pattern is not None and pattern.search(title):
-        return pattern.sub(new, title)
-    return f"{title} {new}"
+    old_stem = old[:-1] if old.lower().endswith("s") and len(old) > 3 else old
+    new_stem = new[:-1] if new.lower().endswith("s") and len(new) > 3 else new
+    pattern = re.compile(rf"\b{re.escape(old_stem)}(s?)\b", re.I)
+    return pattern.sub(lambda m: new_stem + m.group(1), title)
 
 
 def _swap_title_words(title: str, pool: Pool, label: str, share: float, rng: random.Random) -> str:
@@ -392,11 +414,11 @@ def generated_row(state: GenState, shelf: Shelf) -> dict[str, Any]:
         title = f"{title} {shelf.extension}"
     row["title"] = _jitter_digits(title, rng) if rng.random() < 0.3 else title
     row["store"] = new_store or None
-    features = [f if rng.random() < cfg.feature_keep or not pool.features else rng.choice(pool.features)
+    features = [f if rng.random() < cfg.feature_keep or not pool.features else borrowed_text(state, pool, shelf.label)
                 for f in row.get("features") or []]
     row["features"] = list(dict.fromkeys(features))
-    if pool.descriptions and rng.random() < 0.5:
-        row["description"] = list(rng.choice(pool.descriptions))
+    if template.get("description") and pool.descriptions and rng.random() < 0.5:
+        row["description"] = [_swap_title_words(d, pool, shelf.label, 0.5, rng) for d in rng.choice(pool.descriptions)]
     details = dict(row.get("details") or {})
     for key in list(details):
         if key in ("Manufacturer", "Brand", "Brand Name"):

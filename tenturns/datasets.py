@@ -16,7 +16,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from core.settings import get_settings
-from tenturns.catalog_gen import GeneratorConfig, build_catalog_file
+from tenturns.catalog_gen import GENERATOR_VERSION, GeneratorConfig, build_catalog_file
 from tenturns.sessions import draw_sessions_file
 
 CATALOG_SEED = 2026
@@ -44,7 +44,7 @@ def _real_files() -> tuple[Path, Path]:
 def approximate_catalog_path() -> Path:
     """The 50k approximation, built from the real rows on first use."""
     sample, _ = _real_files()
-    out = get_settings().home / "turns" / f"catalog_50k_seed{CATALOG_SEED}.jsonl.gz"
+    out = get_settings().home / "turns" / f"catalog_50k_seed{CATALOG_SEED}_v{GENERATOR_VERSION}.jsonl.gz"
     if not out.is_file():
         build_catalog_file(sample, out, GeneratorConfig(size=50_000, seed=CATALOG_SEED))
     return out
@@ -61,7 +61,7 @@ def resolve_dataset(name: str) -> TurnsDataset:
     if name == "public-50k":
         return TurnsDataset(name=name, catalog_path=catalog, sessions_path=public)
     seed = SYNTHETIC_SEEDS[name]
-    sessions = catalog.parent / f"{name}_seed{seed}.jsonl"
+    sessions = catalog.parent / f"{name}_seed{seed}_v{GENERATOR_VERSION}.jsonl"
     if not sessions.is_file():
         draw_sessions_file(catalog, SYNTHETIC_SIZE, seed, sessions, public)
     return TurnsDataset(name=name, catalog_path=catalog, sessions_path=sessions)

@@ -116,3 +116,30 @@ class TestBuildCatalogFile:
         with gzip.open(out_a, "rt", encoding="utf-8") as handle:
             assert sum(1 for _ in handle) == 400
         assert len(load_catalog(out_a)) == 400
+
+
+class TestVocabularyReuse:
+    def test_renamed_noun_keeps_number_and_absent_noun_is_not_added(self):
+        from tenturns.catalog_gen import _rename_noun
+
+        template = ["Clothing, Shoes & Jewelry", "Women", "Shoes", "Sneakers"]
+        shelf = ["Clothing, Shoes & Jewelry", "Women", "Shoes", "Slippers"]
+        assert _rename_noun("Acme Sneaker for Women", template, shelf) == "Acme Slipper for Women"
+        assert _rename_noun("Acme Sneakers 2-Pack", template, shelf) == "Acme Slippers 2-Pack"
+        assert _rename_noun("Acme Trainer", template, shelf) == "Acme Trainer"
+
+    def test_a_products_own_feature_is_reworded_and_shared_ones_reused(self, base):
+        import random
+
+        from tenturns.catalog_gen import CollectDistributions, GenState, Pool, borrowed_text
+
+        state = CollectDistributions().run(GenState(config=GeneratorConfig(), base=base, rng=random.Random(0)))
+        unique = "Soft breathable fabric keeps everyone comfortable during summer afternoons"
+        shared = "Machine Wash"
+        assert state.feature_rows[shared] > 1
+        state.feature_rows[unique] = 1
+        pool = Pool(base[:5], base[:40])
+        pool.features = [unique]
+        assert borrowed_text(state, pool, "Women Dresses") != unique
+        pool.features = [shared]
+        assert borrowed_text(state, pool, "Women Dresses") == shared
