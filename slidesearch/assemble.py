@@ -306,12 +306,28 @@ class _DeckBuilder:
             return "text", f"slide {slide.slide_number} not found in {slide.source_path} ({n} slides)"
         src = source.prs.slides[slide.slide_number - 1]
         layout, layout_note = self._layout_for(src, slide.source_path)
+        fit = self._fit_for(source.prs)
         try:
-            self._copy(src, layout)
+            self._copy(src, layout, fit)
         except _Unsupported as why:
             self._text_slide(slide.title, slide.text, _footer(slide))
             return "text", f"{why}; rendered as text"
+        if fit is not None:
+            layout_note += f"; scaled by {fit[0]:.2f} and centred to fit the template's slide size"
         return "copied", f"copied from {Path(slide.source_path).name} slide {slide.slide_number} ({layout_note})"
+
+    def _fit_for(self, src_prs: PresentationType) -> tuple[float, int, int] | None:
+        """(scale, dx, dy) mapping a source deck's slide size onto the template's, or None when they match.
+
+        One uniform scale (the smaller of the two ratios) keeps pictures and diagrams in
+        proportion; the slack is split evenly so the content sits centred.
+        """
+        src_w, src_h = src_prs.slide_width, src_prs.slide_height
+        dest_w, dest_h = self.prs.slide_width, self.prs.slide_height
+        if not (src_w and src_h and dest_w and dest_h) or (src_w, src_h) == (dest_w, dest_h):
+            return None
+        scale = min(dest_w / src_w, dest_h / src_h)
+        return scale, int((dest_w - src_w * scale) / 2), int((dest_h - src_h * scale) / 2)
 
     def _layout_for(self, src: PptxSlide, source_path: str) -> tuple[SlideLayout, str]:
         """The destination layout for a source slide: the same one for the template deck, else by name."""
@@ -328,12 +344,12 @@ class _DeckBuilder:
         fallback = _fewest_placeholders(self.prs)
         return fallback, f"layout '{src_layout.name}' not in the template; used '{fallback.name}'"
 
-    def _copy(self, src: PptxSlide, layout: SlideLayout) -> None:
+    def _copy(self, src: PptxSlide, layout: SlideLayout, fit: tuple[float, int, int] | None) -> None:
         """Copy one source slide onto ``layout``; on _Unsupported the half-built slide is removed again."""
         dest = self.prs.slides.add_slide(layout)
         images_before = set(self._images)
         try:
-            self._fill(src, dest)
+            self._fill(src, dest, fit)
         except _Unsupported:
             _remove_last_slide(self.prs)
             # Images first copied for this slide are now unreachable; forget them so no partname is handed out twice.
@@ -341,7 +357,7 @@ class _DeckBuilder:
                 del self._images[digest]
             raise
 
-    def _fill(self, src: PptxSlide, dest: PptxSlide) -> None:
+    def _fill(self, src: PptxSlide, dest: PptxSlide, fit: tuple[float, int, int] | None) -> None:
         tree = dest.shapes._spTree
         for placeholder in list(dest.placeholders):
             tree.remove(placeholder._element)
@@ -352,6 +368,8 @@ class _DeckBuilder:
             element = self._with_relationships(src, copy.deepcopy(shape._element), dest)
             if shape.is_placeholder:
                 _pin_inherited_position(element, shape)
+            if fit is not None:
+                _refit(element, *fit)
             tree.append(element)
         if src.has_notes_slide:
             notes = src.notes_slide.notes_text_frame
@@ -491,6 +509,25 @@ def _pin_inherited_position(element: Any, shape: Any) -> None:
         return
     xfrm = sp_pr.get_or_add_xfrm()
     xfrm.x, xfrm.y, xfrm.cx, xfrm.cy = shape.left, shape.top, shape.width, shape.height
+
+
+def _refit(element: Any, scale: float, dx: int, dy: int) -> None:
+    """Scale and shift a copied shape's own transform (a group's children live in its coordinate space)."""
+    for holder in (element.find(qn("p:spPr")), element.find(qn("p:grpSpPr"))):
+        xfrm = holder.find(qn("a:xfrm")) if holder is not None else None
+        if xfrm is not None:
+            break
+    else:
+        xfrm = element.find(qn("p:xfrm"))  # graphic frames (tables) keep theirs outside spPr
+    if xfrm is None:
+        return
+    off, ext = xfrm.find(qn("a:off")), xfrm.find(qn("a:ext"))
+    if off is not None:
+        off.set("x", str(int(int(off.get("x", "0")) * scale) + dx))
+        off.set("y", str(int(int(off.get("y", "0")) * scale) + dy))
+    if ext is not None:
+        ext.set("cx", str(int(int(ext.get("cx", "0")) * scale)))
+        ext.set("cy", str(int(int(ext.get("cy", "0")) * scale)))
 
 
 def _text_layout(prs: PresentationType) -> SlideLayout:

@@ -165,6 +165,15 @@ class TestAssembleMixedDeck:
         two = _all_text(prs.slides[2])
         assert "Assessment" in two and "Proof of value" in two
 
+    def test_slides_from_a_smaller_deck_are_centred_on_the_wider_template(self, assembled):
+        result, prs = assembled
+        classic = prs.slides[2]
+        slack = (WIDE[0] - Inches(10)) // 2
+        lefts = [shape.left for shape in classic.shapes]
+        assert lefts and all(slack <= left < slack + Inches(10) for left in lefts)
+        assert all(shape.left + shape.width <= slack + Inches(10) for shape in classic.shapes)
+        assert "centred to fit" in next(n for n in result.slides if n.slide_id == "classic-1").reason
+
     def test_chart_slide_becomes_text_and_says_why(self, assembled):
         result, prs = assembled
         note = next(n for n in result.slides if n.slide_id == "wide-4")
