@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
@@ -38,7 +38,7 @@ _STAGE_LABELS = {
 
 
 @contextmanager
-def _progress_bars(enabled: bool = True) -> Iterator[callable]:  # type: ignore[valid-type]
+def _progress_bars(enabled: bool = True) -> Iterator[Callable[[str, int, int], None]]:
     """A ``progress(stage, done, total)`` callback drawing one rich bar per stage with rate and ETA."""
     columns = (
         TextColumn("[bold]{task.description:<24}"),
@@ -135,6 +135,7 @@ def ingest(
     else:
         console.print(
             f"{report.files_seen} files: {report.files_ingested} ingested, {report.files_unchanged} unchanged, "
+            f"{report.files_removed} removed, "
             f"{len(report.failures)} failed; {report.slides_written:,} slides, {report.decks_written:,} decks, "
             f"{report.master_rows_written:,} master rows written"
         )

@@ -47,6 +47,7 @@ class IngestReport(BaseModel):
     files_seen: int = 0
     files_ingested: int = 0
     files_unchanged: int = 0
+    files_removed: int = 0
     slides_written: int = 0
     decks_written: int = 0
     master_rows_written: int = 0
@@ -55,7 +56,7 @@ class IngestReport(BaseModel):
 
     @property
     def changed(self) -> bool:
-        return self.files_ingested > 0
+        return self.files_ingested > 0 or self.files_removed > 0
 
     @classmethod
     def combine(cls, reports: list[IngestReport]) -> IngestReport:
@@ -66,6 +67,7 @@ class IngestReport(BaseModel):
                 "files_seen",
                 "files_ingested",
                 "files_unchanged",
+                "files_removed",
                 "slides_written",
                 "decks_written",
                 "master_rows_written",
@@ -357,9 +359,6 @@ def read_slidevqa(data_dir: Path) -> list[Slide]:
 # ---------------------------------------------------------------------- orchestration
 
 
-Notify = Callable[[str], None]
-
-
 def _ingest_file(
     store: Store, key: str, kind: str, path: Path, report: IngestReport, reader: Callable[[], tuple[Any, ...]]
 ) -> None:
@@ -384,12 +383,11 @@ def _ingest_file(
     report.master_rows_written += len(master)
 
 
-def ingest_path(
-    path: Path, store: Store, universe: str | None = None, notify: Notify | None = None
-) -> IngestReport:
+def ingest_path(path: Path, store: Store, universe: str | None = None) -> IngestReport:
     """Ingest a .pptx file, a slides JSONL file, or a folder tree of both (plus ``master.jsonl``/``.csv`` in it).
 
-    Each file is its own all-or-nothing unit; ``notify`` hears each deck's path as it is read.
+    Each file is its own all-or-nothing unit. Re-ingesting a folder also forgets the files
+    ingested from it before that are no longer there (a deleted deck leaves the library).
     """
     path = Path(path).resolve()
     report = IngestReport()
@@ -402,8 +400,6 @@ def ingest_path(
         if name.startswith(("~$", ".")):
             continue
         if name.endswith(".pptx"):
-            if notify:
-                notify(str(file.relative_to(root)))
 
             def read_deck(file: Path = file) -> tuple[Any, ...]:
                 deck, slides = read_pptx(file, root, universe)
@@ -421,6 +417,11 @@ def ingest_path(
             _ingest_file(store, str(file), "jsonl", file, report, read_jsonl)
         elif not path.is_dir():
             raise IngestError(f"{file}: expected a .pptx or .jsonl file or a folder")
+    if path.is_dir():
+        for key in store.sources_under(str(path)):
+            if not Path(key).exists():
+                store.remove_source(key)
+                report.files_removed += 1
     return report
 
 

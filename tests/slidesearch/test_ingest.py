@@ -84,12 +84,15 @@ class TestReadPptx:
         assert [s.content_type for s in slides] == ["case_study", "table", "diagram"]
 
     def test_deck_date_falls_back_to_mtime(self, tmp_path):
-        path = make_deck(tmp_path / "x.pptx", created=dt.datetime(1970, 1, 2))
+        path = make_deck(tmp_path / "x.pptx")
+        prs = Presentation(str(path))
+        prs.core_properties.created = dt.datetime(1970, 1, 2)
+        prs.core_properties.modified = dt.datetime(1970, 1, 2)
+        prs.save(str(path))
         stamp = dt.datetime(2023, 3, 4, 12, tzinfo=dt.UTC).timestamp()
         os.utime(path, (stamp, stamp))
         deck, _ = read_pptx(path, tmp_path)
-        # python-pptx writes a "modified" stamp of its own, so either it or the mtime is used, never 1970
-        assert deck.deck_date is not None and deck.deck_date.year > 1980
+        assert deck.deck_date == dt.date(2023, 3, 4)
 
     def test_universe_option_overrides_the_folder(self, tmp_path):
         _, slides = read_pptx(make_deck(tmp_path / "Clients" / "x.pptx"), tmp_path, universe="EdTech")
@@ -143,6 +146,16 @@ class TestIngestFolder:
         path.write_bytes(b"garbage")
         report = ingest_path(tmp_path / "decks", store)
         assert len(report.failures) == 1 and store.counts()["slides"] == 3
+
+    def test_a_deck_deleted_from_the_folder_leaves_the_library(self, tmp_path, store):
+        make_deck(tmp_path / "decks" / "a.pptx")
+        gone = make_deck(tmp_path / "decks" / "b.pptx", title_text="Churn prediction")
+        ingest_path(tmp_path / "decks", store)
+        gone.unlink()
+        report = ingest_path(tmp_path / "decks", store)
+        assert report.files_removed == 1 and report.changed
+        assert store.counts()["slides"] == 3
+        assert "Churn prediction" not in [s.title for s in store.iter_slides()]
 
     def test_missing_path_is_a_clear_error(self, tmp_path, store):
         with pytest.raises(IngestError, match="does not exist"):
