@@ -85,6 +85,9 @@ def run_suite(
             # An engine module this dataset needs has not landed; the run says which instead of crashing.
             results[name] = DatasetResult(name=name, suite=kind, mode="error", primary="", sources={},
                                           error=f"engine API missing: {exc}")
+        except Exception as exc:  # noqa: BLE001 - one engine crash must not lose the other datasets' results
+            results[name] = DatasetResult(name=name, suite=kind, mode="error", primary="", sources={},
+                                          error=f"engine error: {type(exc).__name__}: {exc}")
     record = RunRecord(
         run_id=new_run_id(runs_dir()), created=datetime.now(UTC).isoformat(timespec="seconds"), suite=suite,
         code_version=code_version, code_dirty=dirty, config=config.model_dump(mode="json"),

@@ -25,3 +25,18 @@ class TestRunSuite:
         assert len(record.code_version) == 40 and record.config["name"] == "x"
         assert record.settings["llm"] == "offline" and record.settings["judge_llm"] == "offline"
         assert record.config["slides"]["search"]["rrf_k"] == 60 and record.config["slides"]["search"]["floor"] == 0.15
+
+
+def test_an_engine_crash_on_one_dataset_keeps_the_others(monkeypatch, make_dataset):
+    from eval import suite
+
+    def fake_run(name, config, engine_factory):
+        if name == "cisi":
+            raise AttributeError("'SearchConfig' object has no attribute 'x'")
+        return make_dataset(name, [0.5] * 3)
+
+    monkeypatch.setattr(suite, "load_slides_dataset", lambda name: name)
+    monkeypatch.setattr(suite, "run_slides_dataset", fake_run)
+    record = suite.run_suite("slides", EvalConfig(), ["cisi", "cranfield"], store=False)
+    assert record.datasets["cisi"].error == "engine error: AttributeError: 'SearchConfig' object has no attribute 'x'"
+    assert record.datasets["cranfield"].passed and not record.passed
