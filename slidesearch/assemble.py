@@ -48,9 +48,12 @@ if TYPE_CHECKING:
 
     from slidesearch.library import Library
 
-#: Body text of a text-rendered slide is cut here so it stays readable at the 14 pt body size.
+#: Body text of a text-rendered slide is cut here so that, at the smallest body size, it still fits the slide.
 TEXT_SLIDE_BODY_CHARS = 1200
-#: Lines per "Sources" slide: 18 lines at 12 pt fill a 16:9 or 4:3 slide body without overflowing.
+#: Body font size by body length (characters up to, points): a short slide reads at 20 pt; a full one
+#: (1,200 characters) needs 12 pt to fit a title-and-content body on a 4:3 or 16:9 slide.
+BODY_SIZES = ((300, 20), (700, 16), (TEXT_SLIDE_BODY_CHARS + 2, 12))
+#: Lines per "Sources" slide: 18 lines at 14 pt fill a 16:9 or 4:3 slide body without overflowing.
 SOURCES_PER_SLIDE = 18
 #: How the engine names a verified master-sheet card ("verified:<row_id>").
 VERIFIED_PREFIX = "verified:"
@@ -411,7 +414,7 @@ class _DeckBuilder:
             )
         return self._images[digest]
 
-    def _text_slide(self, title: str, body: str, footer: str | None, size: int = 14) -> None:
+    def _text_slide(self, title: str, body: str, footer: str | None, size: int | None = None) -> None:
         """A clean slide of text on the template's title-and-body layout (or text boxes when it has none)."""
         layout = _text_layout(self.prs)
         slide = self.prs.slides.add_slide(layout)
@@ -433,7 +436,9 @@ class _DeckBuilder:
         title_shape.text_frame.text = title or "(untitled slide)"
         frame = body_shape.text_frame
         frame.word_wrap = True
-        lines = [line.strip() for line in _clip(body).splitlines() if line.strip()] or [""]
+        body = _clip(body)
+        size = size or next(points for limit, points in BODY_SIZES if len(body) <= limit)
+        lines = [line.strip() for line in body.splitlines() if line.strip()] or [""]
         frame.text = lines[0]
         for line in lines[1:]:
             frame.add_paragraph().text = line
@@ -468,7 +473,7 @@ class _DeckBuilder:
         lines = [f"{i}. {_origin(s)}" for i, s in enumerate(slides, start=1)]
         for start in range(0, len(lines), SOURCES_PER_SLIDE):
             title = "Sources" if start == 0 else "Sources (continued)"
-            self._text_slide(title, "\n".join(lines[start:start + SOURCES_PER_SLIDE]), None, size=12)
+            self._text_slide(title, "\n".join(lines[start:start + SOURCES_PER_SLIDE]), None, size=14)
 
     def properties(self, title: str | None, query: str | None) -> None:
         """Core properties of the new deck, replacing the template's own (author, title, revision…)."""
