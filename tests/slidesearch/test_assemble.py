@@ -257,6 +257,27 @@ class TestAssembleRequests:
         assert "Client: Acme Bank" in _all_text(prs.slides[0]) and "Reduced churn by 12%" in _all_text(prs.slides[0])
         assert "Verified case studies (master sheet) — row m7" in _all_text(prs.slides[-1])
 
+    def test_grouped_picture_and_hyperlink_keep_their_relationships(self, tmp_path):
+        prs = Presentation()
+        slide = prs.slides.add_slide(prs.slide_layouts[6])
+        group = slide.shapes.add_group_shape()
+        group.shapes.add_picture(io.BytesIO(_png((10, 120, 200))), Inches(1), Inches(1))
+        run = group.shapes.add_textbox(Inches(1), Inches(3), Inches(4), Inches(1)).text_frame.paragraphs[0].add_run()
+        run.text = "Read the report"
+        run.hyperlink.address = "https://example.com/report"
+        path = tmp_path / "Grouped.pptx"
+        prs.save(path)
+        library = Library.from_slides([Slide(slide_id="g1", deck_id="grouped", deck_name="Grouped.pptx", folder="/DAAIS",
+                                             slide_number=1, title="Grouped", text="x", source_path=str(path))],
+                                      embedder="fast")
+        result = assemble(["g1"], library=library)
+        assert result.slides[0].mode == "copied"
+        (copied,) = Presentation(io.BytesIO(result.data)).slides[0].shapes
+        inner = {shape.shape_type: shape for shape in copied.shapes}
+        assert inner[MSO_SHAPE_TYPE.PICTURE].image.blob == _png((10, 120, 200))
+        text_run = inner[MSO_SHAPE_TYPE.TEXT_BOX].text_frame.paragraphs[0].runs[0]
+        assert text_run.hyperlink.address == "https://example.com/report"
+
     def test_duplicate_ids_are_assembled_once(self, library):
         result = assemble(["jsonl-7", "jsonl-7"], library=library)
         assert [n.slide_id for n in result.slides] == ["jsonl-7"]
