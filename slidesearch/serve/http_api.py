@@ -224,7 +224,7 @@ def create_app(service: SlideService, *, api_token: str | None = None, workers: 
         return "page" if x_seek_channel == "page" else "http"
 
     guarded = [Depends(require_token)]
-    errors: dict[int | str, dict[str, Any]] = {400: {"model": ErrorBody}, 401: {"model": ErrorBody}, 413: {"model": ErrorBody}, 422: {"model": ErrorBody}}
+    errors: dict[int | str, dict[str, Any]] = {status: {"model": ErrorBody} for status in (400, 401, 413, 422)}
 
     @app.exception_handler(_HTTPError)
     async def _http_error(request: Request, exc: _HTTPError) -> JSONResponse:
@@ -247,6 +247,11 @@ def create_app(service: SlideService, *, api_token: str | None = None, workers: 
     async def _refused(request: Request, exc: ValueError) -> JSONResponse:
         service.count_error(400)
         return JSONResponse({"error": str(exc)}, status_code=400)
+
+    @app.exception_handler(Exception)
+    async def _crashed(request: Request, exc: Exception) -> JSONResponse:
+        service.count_error(500)
+        return JSONResponse({"error": "internal error; the server's log has the details"}, status_code=500)
 
     @app.get("/", include_in_schema=False)
     async def page() -> FileResponse:
@@ -323,7 +328,8 @@ class _HTTPError(Exception):
 
 
 def _filename(title: str | None) -> str:
-    stem = "".join(c if c.isalnum() or c in " -_" else "" for c in (title or "")).strip().replace(" ", "-")
+    # ASCII only: the name travels in a header, which must be latin-1.
+    stem = "".join(c for c in (title or "") if c.isascii() and (c.isalnum() or c in " -_")).strip().replace(" ", "-")
     return f"{stem[:60] or 'seek-deck'}.pptx"
 
 

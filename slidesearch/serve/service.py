@@ -28,10 +28,6 @@ from slidesearch.serve.usage_log import UsageLog
 
 Query = str | list[str]
 
-#: Latencies kept for the /stats percentiles: the most recent requests, enough for a stable p99.
-LATENCY_WINDOW = 2_000
-
-
 #: A brief is at most this many angles of this many characters (the seed's longest logged brief was ~300).
 MAX_ANGLES = 8
 MAX_QUERY_CHARS = 1_000
@@ -39,6 +35,8 @@ MAX_QUERY_CHARS = 1_000
 MAX_TOP_PER_GROUP = 50
 #: "Why this?" is asked for the visible cards, at most the 50 of one response; twice that leaves room.
 MAX_EXPLAIN_IDS = 100
+#: Latencies kept for the /stats percentiles: the most recent requests, enough for a stable p99.
+LATENCY_WINDOW = 2_000
 
 
 class ServiceError(ValueError):

@@ -160,6 +160,23 @@ class TestBadInput:
         response = client.post("/assemble", json={"title": "Empty"})
         assert response.status_code == 422 and "give slide_ids" in response.json()["error"]
 
+    def test_non_ascii_title_gives_an_ascii_file_name(self, client):
+        response = client.post("/assemble", json={"slide_ids": ["d1"], "title": "日本 pitch ü"})
+        assert response.status_code == 200 and 'filename="pitch.pptx"' in response.headers["content-disposition"]
+
+    def test_an_engine_crash_is_a_json_500_without_details(self, engine):
+        class BrokenEngine:
+            library = engine.library
+
+            def search_v2(self, *args, **kwargs):
+                raise RuntimeError("index file vanished: /secret/path")
+
+        app = create_app(SlideService(BrokenEngine()))
+        with TestClient(app, raise_server_exceptions=False) as client:
+            response = client.post("/search", json={"query": "churn"})
+        assert response.status_code == 500 and "/secret/path" not in response.text
+        assert response.json() == {"error": "internal error; the server's log has the details"}
+
     def test_unknown_path_is_a_json_404(self, client):
         response = client.get("/nowhere")
         assert response.status_code == 404 and response.json() == {"error": "Not Found"}
