@@ -41,7 +41,7 @@ from pydantic import BaseModel, Field
 from tenturns.catalog import open_text, shelf_label
 from tenturns.simulator import COLOR_WORDS, MATERIALS
 
-GENERATOR_VERSION = 1
+GENERATOR_VERSION = 2
 """Bumped whenever the generated rows change, so cached catalogs under SEEK_HOME are rebuilt."""
 REFERENCE_SIZE = 50_000
 REFERENCE_SHELVES = 1_100
@@ -88,13 +88,15 @@ class Pool:
 
     rows: list[dict[str, Any]]
     group: list[dict[str, Any]]
+    rare: frozenset[str] = frozenset()
     title_words: list[str] = field(default_factory=list)
     features: list[str] = field(default_factory=list)
     descriptions: list[list[str]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         # Each word counts once per row, so a swapped-in word is as common as it is across the group's titles.
-        words = Counter(w for r in self.group for w in set(_WORD_RE.findall(r.get("title") or "")))
+        words = Counter(w for r in self.group for w in set(_WORD_RE.findall(r.get("title") or ""))
+                        if w.lower() not in self.rare)
         self.title_words = sorted(words.elements())
         self.features = [str(f) for r in self.group for f in (r.get("features") or [])]
         self.descriptions = [list(r.get("description") or []) for r in self.group if r.get("description")]
@@ -126,6 +128,7 @@ class GenState:
     prices: list[float | None] = field(default_factory=list)
     ratings: list[tuple[Any, Any]] = field(default_factory=list)
     feature_rows: Counter[str] = field(default_factory=Counter)
+    rare: frozenset[str] = frozenset()
 
 
 def _real_paths(base: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
@@ -167,7 +170,7 @@ class PlanShelves:
             groups.setdefault(group_key([str(c) for c in row.get("categories") or []]), []).append(row)
 
         def pool(rows: list[dict[str, Any]], path: list[str]) -> Pool:
-            return Pool(rows, groups.get(group_key(path)) or rows)
+            return Pool(rows, groups.get(group_key(path)) or rows, state.rare)
 
         n_shelves = max(len(by_label), round(cfg.shelves_per_50k * cfg.size / REFERENCE_SIZE))
         extras = _candidate_paths(state.base, set(by_label))
@@ -249,6 +252,12 @@ class CollectDistributions:
             state.prices.append(price if isinstance(price, int | float) and not isinstance(price, bool) else None)
             state.ratings.append((row.get("average_rating"), row.get("rating_number")))
             state.feature_rows.update({str(f) for f in row.get("features") or []})
+        word_rows: Counter[str] = Counter()
+        for row in state.base:
+            text = " ".join([str(row.get("title") or ""), *map(str, row.get("features") or []),
+                             *map(str, row.get("description") or [])])
+            word_rows.update({w.lower() for w in _WORD_RE.findall(text)})
+        state.rare = frozenset(w for w, n in word_rows.items() if n == 1)
         state.used_ids = {str(r["parent_asin"]) for r in state.base}
         return state
 
@@ -370,25 +379,32 @@ def _rename_noun(title: str, template_path: list[str], shelf_path: list[str]) ->
     return pattern.sub(lambda m: new_stem + m.group(1), title)
 
 
-def _swap_title_words(title: str, pool: Pool, label: str, share: float, rng: random.Random) -> str:
-    """Replace about ``share`` of the content words with shelf words the title does not already use.
+def _swap_title_words(text: str, pool: Pool, label: str, share: float, rng: random.Random) -> str:
+    """Replace the rare words and about ``share`` of the others with common words of the group.
 
-    Never swaps in a shelf-label word or a repeat: real titles do not stack their keywords, and a
-    generator that did would hand BM25 distractors an unrealistic edge.
+    A word only one real row uses is that product's own (a brand, a model, a pattern name); a
+    catalog 40 times larger does not repeat it in dozens of other products, so it is always
+    replaced. Never swaps in a shelf-label word or a repeat: real titles do not stack their
+    keywords, and a generator that did would hand BM25 distractors an unrealistic edge.
     """
-    words = title.split(" ")
-    used = {w.lower() for w in words}
+    if not pool.title_words:
+        return text
+    used = {w.lower() for w in _WORD_RE.findall(text)}
     banned = {w.lower() for w in label.split()}
-    for i, word in enumerate(words):
-        if not pool.title_words or not _WORD_RE.fullmatch(word) or word.lower() in banned or rng.random() >= share:
-            continue
+
+    def swap(match: re.Match[str]) -> str:
+        word = match.group(0)
+        lowered = word.lower()
+        if lowered in banned or (lowered not in pool.rare and rng.random() >= share):
+            return word
         for _ in range(5):
             candidate = rng.choice(pool.title_words)
             if candidate.lower() not in used and candidate.lower() not in banned:
                 used.add(candidate.lower())
-                words[i] = candidate
-                break
-    return " ".join(words)
+                return candidate
+        return word
+
+    return _WORD_RE.sub(swap, text)
 
 
 def generated_row(state: GenState, shelf: Shelf) -> dict[str, Any]:
@@ -414,8 +430,9 @@ def generated_row(state: GenState, shelf: Shelf) -> dict[str, Any]:
         title = f"{title} {shelf.extension}"
     row["title"] = _jitter_digits(title, rng) if rng.random() < 0.3 else title
     row["store"] = new_store or None
-    features = [f if rng.random() < cfg.feature_keep or not pool.features else borrowed_text(state, pool, shelf.label)
-                for f in row.get("features") or []]
+    # Kept features lose their rare words too: a sibling product shares the phrasing, not the specifics.
+    features = [_swap_title_words(f, pool, shelf.label, 0.0, rng) if rng.random() < cfg.feature_keep or not pool.features
+                else borrowed_text(state, pool, shelf.label) for f in row.get("features") or []]
     row["features"] = list(dict.fromkeys(features))
     if template.get("description") and pool.descriptions and rng.random() < 0.5:
         row["description"] = [_swap_title_words(d, pool, shelf.label, 0.5, rng) for d in rng.choice(pool.descriptions)]
