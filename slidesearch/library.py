@@ -604,22 +604,40 @@ class Library:
         }
 
     def _save_columns(self, directory: Path) -> None:
-        """Each string column as one UTF-8 file of NUL-separated values: read back with one decode and split."""
+        """Each string column as one UTF-8 file of NUL-separated values: read back with one decode and split.
+
+        Columns with few distinct values (decks, folders, universes, types, dates) are stored
+        once per distinct value plus an int32 code per slide, so opening builds no duplicates.
+        """
         directory.mkdir()
         for name, values in self._string_columns().items():
+            distinct = list(dict.fromkeys(values))
+            if len(distinct) <= len(values) // 2:
+                code = {v: i for i, v in enumerate(distinct)}
+                np.save(
+                    directory / f"{name}.codes.npy",
+                    np.fromiter((code[v] for v in values), np.int32, len(values)),
+                )
+                values = distinct
             (directory / f"{name}.txt").write_bytes(
                 _COLUMN_SEP.join(v.replace(_COLUMN_SEP, " ") for v in values).encode()
             )
         np.save(directory / "slide_numbers.npy", np.asarray(self.slide_numbers, dtype=np.int32))
 
+    @staticmethod
+    def _read_column(directory: Path, name: str, n: int) -> list[str]:
+        raw = (directory / f"{name}.txt").read_bytes().decode()
+        values = raw.split(_COLUMN_SEP) if n else []
+        codes_path = directory / f"{name}.codes.npy"
+        if codes_path.exists():
+            values = [values[c] for c in np.load(codes_path).tolist()]
+        if len(values) != n:
+            raise ValueError(f"column {name} has {len(values)} values for {n} slides")
+        return values
+
     def _load(self, path: Path, meta: dict[str, Any]) -> None:
         n = int(meta["n_slides"])
-        cols: dict[str, list[str]] = {}
-        for name in self._string_columns():
-            raw = (path / "columns" / f"{name}.txt").read_bytes().decode()
-            cols[name] = raw.split(_COLUMN_SEP) if n else []
-            if len(cols[name]) != n:
-                raise ValueError(f"column {name} has {len(cols[name])} values for {n} slides")
+        cols = {name: self._read_column(path / "columns", name, n) for name in self._string_columns()}
         self.n = n
         self.ids, self.deck_ids, self.deck_names = cols["ids"], cols["deck_ids"], cols["deck_names"]
         self.folders, self.titles, self.texts = cols["folders"], cols["titles"], cols["texts"]
@@ -653,8 +671,11 @@ class Library:
         mined = json.loads((path / "mined.json").read_text())
         self.clusters = {k: list(v) for k, v in mined["clusters"].items()}
         self.taxonomy = list(mined["taxonomy"])
+        # Rows this library validated when it was built: constructed again without re-validating.
         self.master = [
-            VerifiedCaseStudy(row_id=r[0], client=r[1], use_case=r[2], title=r[3], summary=r[4])
+            VerifiedCaseStudy.model_construct(
+                row_id=r[0], client=r[1], use_case=r[2], title=r[3], summary=r[4]
+            )
             for r in master_rows
         ]
         self.embedder_name = str(meta["embedder"])
