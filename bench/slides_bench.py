@@ -9,14 +9,15 @@ another's peak:
   it; slides/second per phase. Libraries are cached under
   ``SEEK_HOME/bench/slides/`` with the figures of the build that made them, and a
   later run reports those figures marked ``cached``.
-- ``query``: open the index (load time), then for each labelled query of the
-  generator (an evenly spaced subset keeping the mix of kinds) time, interleaved
-  so machine load drifts evenly over all three: the engine
-  (``SlideSearch.search_v2``, offline LLM path, query embedding included — each
-  query is timed the first time the engine sees it), brute-force numpy (embed the
-  query, ``vectors @ q``, full argsort, top 10) and BM25 alone (``core.lexical``
-  over the whole library). The engine's own per-stage timings (``trace=True``)
-  give the stage breakdown.
+- ``query``: open the index (load time), then time the generator's labelled
+  queries (an evenly spaced subset keeping the mix of kinds), each method in its
+  own back-to-back loop after a warm-up: the engine (``SlideSearch.search_v2``,
+  offline LLM path, query embedding included — each query is timed the first
+  time the engine sees it), brute-force numpy (embed the query, ``vectors @ q``,
+  full argsort, top 10) and BM25 alone (``core.lexical`` over the whole
+  library). The engine's own per-stage timings (``trace=True``) give the stage
+  breakdown. The breakdown size is queried once more with numpy's BLAS held to
+  one thread.
 
 Document vectors use the ``fast`` (static WordLlama) embedder: the default MiniLM
 int8 embeds about 75-100 slides/s on this machine, 20+ minutes for 122,623 slides.
@@ -65,6 +66,9 @@ TOP_K = 10
 #: Slides embedded to measure each embedder's corpus rate.
 RATE_SAMPLE = 256
 CHILD_TIMEOUT_S = 3_600
+#: The breakdown size is queried a second time with numpy's BLAS held to one thread: on two cores
+#: shared with other work, a second BLAS thread mostly waits to be scheduled.
+ONE_THREAD_ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 #: Distinct from every labelled query, so no timed query is an embedding-cache hit.
 WARMUP_QUERIES = ("bench warm-up: analytics overview", ["bench warm-up: team", "bench warm-up: pricing"])
 
@@ -130,6 +134,16 @@ class TimedEmbedder:
         self.seconds += time.perf_counter() - started
         self.texts += len(texts)
         return out
+
+
+def _each(fn: Any, items: Sequence[Any]) -> list[float]:
+    """Seconds of one call of ``fn`` per item, back to back (each method gets its own warm loop)."""
+    samples = []
+    for item in items:
+        started = time.perf_counter()
+        fn(item)
+        samples.append(time.perf_counter() - started)
+    return samples
 
 
 def _say(message: str) -> None:
@@ -245,27 +259,26 @@ def query_phase(n: int, seed: int = SEED, max_queries: int = MAX_QUERIES) -> dic
     if bm25 is None:
         raise RuntimeError(f"the index at {folder / 'index'} has no BM25 matrix")
 
-    engine_s: list[float] = []
-    brute_s: list[float] = []
-    bm25_s: list[float] = []
     stage_ms: dict[str, list[float]] = {}
     llm_paths: set[str] = set()
-    for row in queries:
-        query, text = row["query"], query_text(row["query"])
-        t0 = time.perf_counter()
-        response = engine.search_v2(query, universes=row.get("universes"), trace=True)
-        t1 = time.perf_counter()
-        scores = np.asarray(vectors @ embedder.encode([text])[0])
-        np.argsort(-scores)[:TOP_K]
-        t2 = time.perf_counter()
-        bm25.top_k(analyse(text), TOP_K)
-        t3 = time.perf_counter()
-        engine_s.append(t1 - t0)
-        brute_s.append(t2 - t1)
-        bm25_s.append(t3 - t2)
+
+    def engine_query(row: dict[str, Any]) -> None:
+        response = engine.search_v2(row["query"], universes=row.get("universes"), trace=True)
         llm_paths.add(response.llm)
         for stage in response.trace or []:
             stage_ms.setdefault(stage.stage, []).append(stage.ms)
+
+    def brute_force(text: str) -> None:
+        scores = np.asarray(vectors @ embedder.encode([text])[0])
+        np.argsort(-scores)[:TOP_K]
+
+    texts = [query_text(row["query"]) for row in queries]
+    warm = query_text(WARMUP_QUERIES[0])
+    brute_force(warm)
+    bm25.top_k(analyse(warm), TOP_K)
+    engine_s = _each(engine_query, queries)
+    brute_s = _each(brute_force, texts)
+    bm25_s = _each(lambda text: bm25.top_k(analyse(text), TOP_K), texts)
 
     total_ms = sum(engine_s) * 1000.0
     stages = {
@@ -329,22 +342,31 @@ def embed_cost_phase(n: int, seed: int = SEED, max_queries: int = MAX_QUERIES,
 
 
 def _run_child(phase: str, n: int, seed: int, max_queries: int, embedder_name: str,
-               rebuild: bool = False) -> dict[str, Any]:
-    """Run one phase in a fresh interpreter and return its figures (its peak memory is its own)."""
+               rebuild: bool = False, env: dict[str, str] | None = None) -> dict[str, Any]:
+    """Run one phase in a fresh interpreter and return its figures (its peak memory is its own).
+
+    The figures gain the child's wall seconds and the 1-minute load average before and
+    after it: on a shared machine a slow figure next to a high load reads differently.
+    """
+    load_before = os.getloadavg()[0]
+    started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="seek-bench-") as tmp:
         result = Path(tmp) / "result.json"
         cmd = [sys.executable, "-m", "bench.slides_bench", "--phase", phase, "--size", str(n), "--seed", str(seed),
                "--queries", str(max_queries), "--embedder", embedder_name, "--result", str(result)]
         if rebuild:
             cmd.append("--rebuild")
-        done = subprocess.run(cmd, cwd=REPO_ROOT, capture_output=True, text=True, timeout=CHILD_TIMEOUT_S,
-                              check=False)
+        done = subprocess.run(cmd, cwd=REPO_ROOT, env={**os.environ, **(env or {})}, capture_output=True, text=True,
+                              timeout=CHILD_TIMEOUT_S, check=False)
         if done.returncode == STALE_EXIT:
             raise StaleIndex(done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "stale index")
         if done.returncode != 0 or not result.is_file():
             tail = "\n".join(done.stderr.strip().splitlines()[-15:])
             raise RuntimeError(f"`{' '.join(cmd[1:])}` failed with exit code {done.returncode}:\n{tail}")
-        return dict(json.loads(result.read_text()))
+        figures = dict(json.loads(result.read_text()))
+    figures["child_s"] = round(time.perf_counter() - started, 2)
+    figures["load_average"] = [round(load_before, 2), round(os.getloadavg()[0], 2)]
+    return figures
 
 
 # ---------------------------------------------------------------------- the section
@@ -378,25 +400,36 @@ def bench_slides(quick: bool = False, out_dir: Path | None = None) -> dict[str, 
             "median_vs_bruteforce": _ratio(query["search_v2"]["median_ms"], query["bruteforce_numpy"]["median_ms"]),
             "median_vs_bm25": _ratio(query["search_v2"]["median_ms"], query["bm25_only"]["median_ms"]),
         }
+    breakdown_n = BREAKDOWN_SIZE if BREAKDOWN_SIZE in sizes else sizes[-1]
+    _say(f"{breakdown_n:,} slides again with BLAS on one thread ...")
+    one_thread = _run_child("query", breakdown_n, SEED, max_queries, DEFAULT_EMBEDDER, env=ONE_THREAD_ENV)
     _say(f"per-query cost of the {DEFAULT_EMBEDDER} embedder ...")
     embed_cost = _run_child("embed-cost", sizes[0], SEED, max_queries, DEFAULT_EMBEDDER)
-    breakdown_n = BREAKDOWN_SIZE if BREAKDOWN_SIZE in sizes else sizes[-1]
     plots = _plots(sizes, per_size, out_dir) if out_dir is not None else []
     out: dict[str, Any] = {
         "sizes": per_size,
         "document_embedder": DOC_EMBEDDER,
         "embedder_cost": embed_cost,
         "breakdown_size": breakdown_n,
+        "one_thread_blas": one_thread,
         "plots": plots,
         "notes": [
+            "each method runs its queries back to back after one warm-up; the engine first",
             f"document and query vectors use the `{DOC_EMBEDDER}` embedder: the default `{DEFAULT_EMBEDDER}` embeds "
             f"{embed_cost[DEFAULT_EMBEDDER]['corpus_slides_per_s']} slides/s here (measured on "
             f"{embed_cost[DEFAULT_EMBEDDER]['corpus_sample']} slides), too slow to embed these libraries per run",
-            "latency: one child process per size; each labelled query timed once, engine and baselines interleaved",
+            "latency: one child process per size; each labelled query timed once per method",
             "a build marked cached reports the figures measured when that library was built",
         ],
     }
     out["headline"] = _headline(sizes, per_size, embed_cost, breakdown_n)
+    default = per_size[str(breakdown_n)]
+    out["headline"][f"query ms median / p95 at {breakdown_n:,} with BLAS on 1 thread vs the default threads"] = (
+        f"search_v2 {one_thread['search_v2']['median_ms']:.1f} / {one_thread['search_v2']['p95_ms']:.1f} vs"
+        f" {default['search_v2']['median_ms']:.1f} / {default['search_v2']['p95_ms']:.1f};"
+        f" brute-force numpy {one_thread['bruteforce_numpy']['median_ms']:.1f} / {one_thread['bruteforce_numpy']['p95_ms']:.1f}"
+        f" vs {default['bruteforce_numpy']['median_ms']:.1f} / {default['bruteforce_numpy']['p95_ms']:.1f}"
+    )
     return out
 
 
@@ -440,10 +473,24 @@ def _headline(sizes: list[int], per_size: dict[str, dict[str, Any]], embed_cost:
         f"{slowest}: {f['stages'][slowest]['median_ms']:.1f} ms median, {100 * f['slowest_stage_share']:.1f}% of"
         f" engine time (search_v2 median {f['search_v2']['median_ms']:.1f} ms)"
     )
+    top = sorted(f["stages"].items(), key=lambda item: -item[1]["share"])[:5]
+    head[f"largest shares of engine time at {breakdown_n:,} slides"] = ", ".join(
+        f"{name} {100 * stage['share']:.1f}%" for name, stage in top
+    ) + f"; outside the stages (response assembly) {100 * f['outside_stages_share']:.1f}%"
+    head["1-minute load average during the query children"] = ", ".join(
+        f"{n:,}: {per_size[str(n)]['load_average'][0]:.1f}" for n in sizes
+    )
     default, fast = embed_cost[DEFAULT_EMBEDDER], embed_cost[DOC_EMBEDDER]
-    head[f"query embedding ms median: {DEFAULT_EMBEDDER} (default) vs {DOC_EMBEDDER} (used here)"] = (
-        f"{default['per_query']['median_ms']:.2f} vs {fast['per_query']['median_ms']:.2f};"
-        f" corpus {default['corpus_slides_per_s']} vs {fast['corpus_slides_per_s']} slides/s"
+    largest = sizes[-1]
+    head[f"query embedding ms median / p95: {DEFAULT_EMBEDDER} (default) vs {DOC_EMBEDDER} (used here)"] = (
+        f"{default['per_query']['median_ms']:.2f} / {default['per_query']['p95_ms']:.2f} vs"
+        f" {fast['per_query']['median_ms']:.2f} / {fast['per_query']['p95_ms']:.2f};"
+        f" model load {default['load_s']} s vs {fast['load_s']} s"
+    )
+    head[f"corpus embedding slides/s: {DEFAULT_EMBEDDER} vs {DOC_EMBEDDER}"] = (
+        f"{default['corpus_slides_per_s']} vs {fast['corpus_slides_per_s']} (on {default['corpus_sample']} slides);"
+        f" at that rate {DEFAULT_EMBEDDER} would take"
+        f" {largest / max(default['corpus_slides_per_s'], 1e-9) / 60:.0f} min for {largest:,} slides"
     )
     head["document embedder"] = f"{DOC_EMBEDDER} (static WordLlama) for every library size"
     return head

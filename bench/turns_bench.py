@@ -100,6 +100,8 @@ def agent_phase(agent: str, catalog_path: Path, sessions_path: Path, limit: int 
 
 
 def _run_child(agent: str, catalog: Path, sessions: Path, limit: int | None, env: dict[str, str]) -> dict[str, Any]:
+    """One agent in a fresh interpreter; its figures gain the 1-minute load average before and after."""
+    load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="seek-bench-") as tmp:
         result = Path(tmp) / "result.json"
         cmd = [sys.executable, "-m", "bench.turns_bench", "--agent", agent, "--catalog", str(catalog),
@@ -111,7 +113,9 @@ def _run_child(agent: str, catalog: Path, sessions: Path, limit: int | None, env
         if done.returncode != 0 or not result.is_file():
             tail = "\n".join(done.stderr.strip().splitlines()[-15:])
             raise RuntimeError(f"`{' '.join(cmd[1:])}` failed with exit code {done.returncode}:\n{tail}")
-        return dict(json.loads(result.read_text()))
+        figures = dict(json.loads(result.read_text()))
+    figures["load_average"] = [round(load_before, 2), round(os.getloadavg()[0], 2)]
+    return figures
 
 
 def resolve(name: str) -> tuple[Path, Path, dict[str, Any]]:

@@ -82,6 +82,7 @@ class TestBenchSlidesQuick:
             assert figures["peak_rss_mb"] > 0 and figures["build"]["peak_rss_mb"] > 0
             assert figures["llm"] == ["offline"]
         assert out["breakdown_size"] == 300
+        assert out["one_thread_blas"]["slides"] == 300 and out["one_thread_blas"]["search_v2"]["n"] == 4
         slowest = out["sizes"]["300"]["slowest_stage"]
         assert slowest in out["sizes"]["300"]["stages"]
         assert any("slowest stage" in key and slowest in value for key, value in out["headline"].items())
