@@ -65,13 +65,20 @@ def run_benchmarks(out_dir: Path, quick: bool = False, only: list[str] | None = 
             sections[name] = {"ok": False, "error": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc()}
         sections[name]["seconds"] = round(time.perf_counter() - started, 2)  # type: ignore[index]
         progress(f"bench: {name} done in {sections[name]['seconds']} s")  # type: ignore[index]
+        # Written after every section, so a run stopped part-way keeps what it measured.
+        _write_results(out_dir, {**results, "sections": sections, "complete": False})
     results["sections"] = sections
+    results["complete"] = True
     results["peak_rss_mb"] = round(peak_rss_mb(), 1)
+    _write_results(out_dir, results)
+    return results
+
+
+def _write_results(out_dir: Path, results: dict[str, object]) -> None:
     results_path = out_dir / "results.json"
     tmp = results_path.with_suffix(".tmp")
     tmp.write_text(json.dumps(results, indent=2, default=str))
     tmp.replace(results_path)
-    return results
 
 
 def markdown_summary(results: dict[str, object]) -> str:

@@ -34,6 +34,20 @@ class TestRunBenchmarks:
         assert "- figure: 1 ms" in summary
         assert f"plot files (in `{tmp_path}`): p.png" in summary
 
+    def test_a_run_stopped_part_way_keeps_the_sections_already_measured(self, tmp_path, monkeypatch):
+        import bench.run as run_module
+
+        def interrupted(quick, out_dir):
+            raise KeyboardInterrupt
+
+        monkeypatch.setitem(run_module.SECTIONS, "core", lambda quick, out_dir: {"headline": {"x": "1"}})
+        monkeypatch.setitem(run_module.SECTIONS, "slides", interrupted)
+        with pytest.raises(KeyboardInterrupt):
+            run_benchmarks(tmp_path, quick=True, only=["core", "slides"], progress=lambda _: None)
+        stored = json.loads((tmp_path / "results.json").read_text())
+        assert stored["complete"] is False
+        assert stored["sections"]["core"]["headline"] == {"x": "1"}
+
     def test_unknown_section_is_a_clear_error(self, tmp_path):
         with pytest.raises(ValueError, match="choose from core, slides, turns"):
             run_benchmarks(tmp_path, only=["nope"], progress=lambda _: None)
@@ -47,4 +61,5 @@ class TestRunBenchmarks:
         monkeypatch.setitem(run_module.SECTIONS, "core", broken)
         results = run_benchmarks(tmp_path, quick=True, only=["core"], progress=lambda _: None)
         assert results["sections"]["core"]["ok"] is False
+        assert json.loads((tmp_path / "results.json").read_text())["complete"] is True
         assert "boom" in results["sections"]["core"]["error"]
