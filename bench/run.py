@@ -85,9 +85,11 @@ def markdown_summary(results: dict[str, object]) -> str:
     """A short markdown block of the headline figures, for docs/BENCHMARKS.md."""
     machine = results["machine"]
     lines = [
-        f"## {results['started']} — commit {machine['commit']} ({'quick' if results['quick'] else 'full'})",  # type: ignore[index]
+        f"## {results['started']} — commit {machine['commit']} ({'quick' if results['quick'] else 'full'}"  # type: ignore[index]
+        f"{'' if results.get('complete', True) else ', stopped part-way'})",
         "",
-        f"{machine['cpus']} CPUs, {machine['processor']}, Python {machine['python']}; peak RSS {results['peak_rss_mb']} MiB.",  # type: ignore[index]
+        f"{machine['cpus']} CPUs, {machine['processor']}, Python {machine['python']};"  # type: ignore[index]
+        f" peak RSS of the runner {results.get('peak_rss_mb', '?')} MiB (sections with children report their own).",
         "",
     ]
     for name, section in results["sections"].items():  # type: ignore[attr-defined]

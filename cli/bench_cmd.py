@@ -39,3 +39,22 @@ def run(
         console.print(f"figures: {out_dir / 'results.json'}")
     if not all(section.get("ok") for section in results["sections"].values()):  # type: ignore[attr-defined]
         raise typer.Exit(1)
+
+
+@app.command("summary")
+def summary_cmd(
+    results_path: Path = typer.Argument(..., help="A results.json written by `seek bench run`."),
+    append: bool = typer.Option(True, "--append/--no-append", help="Append the summary to docs/BENCHMARKS.md."),
+) -> None:
+    """Print (and append) the markdown summary of an earlier run, e.g. one stopped part-way."""
+    import json
+
+    from bench.run import append_summary, markdown_summary
+
+    try:
+        results = json.loads(results_path.read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        fail(f"cannot read benchmark results from {results_path}: {exc}")
+    if append:
+        append_summary(results)
+    console.print(markdown_summary(results))

@@ -63,3 +63,33 @@ class TestRunBenchmarks:
         assert results["sections"]["core"]["ok"] is False
         assert json.loads((tmp_path / "results.json").read_text())["complete"] is True
         assert "boom" in results["sections"]["core"]["error"]
+
+
+class TestSummaryCommand:
+    def test_summarises_a_run_stopped_part_way_without_appending(self, tmp_path, monkeypatch):
+        from typer.testing import CliRunner
+
+        import bench.run as run_module
+        from cli.bench_cmd import app
+
+        def interrupted(quick, out_dir):
+            raise KeyboardInterrupt
+
+        monkeypatch.setitem(run_module.SECTIONS, "core", lambda quick, out_dir: {"headline": {"rrf": "0.1 ms"}})
+        monkeypatch.setitem(run_module.SECTIONS, "slides", interrupted)
+        with pytest.raises(KeyboardInterrupt):
+            run_benchmarks(tmp_path, quick=True, only=["core", "slides"], progress=lambda _: None)
+        result = CliRunner().invoke(app, ["summary", str(tmp_path / "results.json"), "--no-append"])
+        assert result.exit_code == 0, result.output
+        assert "stopped part-way" in result.output
+        assert "- rrf: 0.1 ms" in result.output
+
+    def test_unreadable_results_are_a_clear_error(self, tmp_path):
+        from typer.testing import CliRunner
+
+        from cli.bench_cmd import app
+
+        bad = tmp_path / "results.json"
+        bad.write_text("{not json")
+        result = CliRunner().invoke(app, ["summary", str(bad), "--no-append"])
+        assert result.exit_code == 1
