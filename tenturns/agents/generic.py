@@ -38,6 +38,7 @@ from tenturns.catalog import Catalog, Product, searchable_text
 
 EMBED_CHARS = 400
 """Dense text per product: title plus the opening features, cut where a static embedder's average still carries the topic."""
+QUERY_CACHE = 1024
 LARGE_CATALOG = 5_000
 """Above this many products the default embedder is ``fast``: minilm embeds about 75 texts/s here (11 min for 50k)."""
 
@@ -87,6 +88,7 @@ class DenseRoute:
 
     def __init__(self, catalog: Catalog, embedder: Embedder, cache_dir: Path) -> None:
         self.embedder = embedder
+        self._queries: dict[str, NDArray[np.float32]] = {}
         path = cache_dir / f"vectors-{(catalog.sha256 or 'memory')[:16]}-{len(catalog)}-{embedder.name}.npy"
         if catalog.sha256 and path.is_file():
             self.vectors = np.load(path, mmap_mode="r")
@@ -98,8 +100,17 @@ class DenseRoute:
                 np.save(temporary, self.vectors)
                 temporary.replace(path)
 
+    def query_vector(self, query: str) -> NDArray[np.float32]:
+        """The query's vector; a session repeats its query on turns that disclose nothing, so recent ones are kept."""
+        vector = self._queries.get(query)
+        if vector is None:
+            if len(self._queries) >= QUERY_CACHE:
+                self._queries.clear()
+            vector = self._queries[query] = self.embedder.encode([query])[0]
+        return vector
+
     def ranking(self, query: str, k: int) -> NDArray[np.int64]:
-        similarity = np.asarray(self.vectors @ self.embedder.encode([query])[0], dtype=np.float32)
+        similarity = np.asarray(self.vectors @ self.query_vector(query), dtype=np.float32)
         k = min(k, len(similarity))
         top = np.argpartition(-similarity, k - 1)[:k]
         return top[np.lexsort((top, -similarity[top]))].astype(np.int64)
