@@ -3,7 +3,7 @@ import pytest
 from eval.config import SlidesConfig
 from eval.datasets import LabelledQuery, SlidesDataset
 from eval.slides_run import default_engine, run_slides_dataset
-from slidesearch.model import Slide
+from slidesearch.model import Slide, VerifiedCaseStudy
 
 DOCS = [
     Slide(slide_id="cs-fraud", deck_id="Banking Wins V2", deck_name="Banking Wins V2", content_type="case_study", title="Fraud detection for a retail bank",
@@ -134,3 +134,15 @@ def test_a_query_the_engine_refuses_counts_as_zero_results():
     refused = result.items[1]
     assert refused.n_results == 0 and refused.error and refused.score == 0.0
     assert result.gates[0].offenders == ["blank"]
+
+
+def test_verified_master_rows_are_left_unjudged_by_labels():
+    master = [VerifiedCaseStudy(row_id="1", client="First Retail Bank", use_case="fraud detection",
+                                title="Card fraud detection with machine learning",
+                                summary="Machine learning fraud detection case study for a retail bank: losses down 32%.")]
+    dataset = SlidesDataset(name="tiny-master", mode="pipeline", docs=DOCS, master=master, queries=QUERIES[:1],
+                            sources=[])
+    cards = run_slides_dataset(dataset, CONFIG).items[0].cards
+    verified = [c for c in cards if c.id.startswith("verified:")]
+    assert verified and all(c.verdict == "unjudged" for c in verified)
+    assert all(c.judge == "label" for c in cards if not c.id.startswith("verified:"))
