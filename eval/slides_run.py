@@ -31,7 +31,7 @@ from eval.gates import zero_result_gate
 from eval.judges import UNJUDGED, JudgeCard, LabelJudge, LLMJudge
 from eval.metrics import mean, mrr_at_k, ndcg_at_k, recall_at_k
 from eval.runs import Card, DatasetResult, ItemResult, Usage
-from slidesearch.library import Library
+from slidesearch.library import Library, LibraryError
 
 VERDICT_VALUE = {"correct": 1.0, "50-50": 0.5, "wrong": 0.0}
 """Per-card value for the unlabelled primary score: a 50-50 is half a correct, as the seed's shares weigh it."""
@@ -56,7 +56,10 @@ def library_for(dataset: SlidesDataset, embedder_name: str) -> Library:
     key = hashlib.sha256(("\0".join(sorted(dataset.hashes.values())) + embedder_name).encode()).hexdigest()[:16]
     folder = get_settings().home / "eval" / "libraries" / f"{dataset.name}-{key}"
     if (folder / "meta.json").is_file():
-        return Library.open(folder)
+        try:
+            return Library.open(folder)
+        except LibraryError:
+            pass  # stored by an older index schema: rebuild below
     library = Library.from_slides(dataset.docs, master=dataset.master, embedder=_embedder(embedder_name))
     staging = folder.with_name(f".{folder.name}.tmp")
     shutil.rmtree(staging, ignore_errors=True)

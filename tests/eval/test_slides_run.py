@@ -146,3 +146,16 @@ def test_verified_master_rows_are_left_unjudged_by_labels():
     verified = [c for c in cards if c.id.startswith("verified:")]
     assert verified and all(c.verdict == "unjudged" for c in verified)
     assert all(c.judge == "label" for c in cards if not c.id.startswith("verified:"))
+
+
+def test_a_stored_library_from_an_older_schema_is_rebuilt(_isolated_seek_home):
+    import json
+
+    dataset = _dataset("retrieve")
+    first = run_slides_dataset(dataset, CONFIG)
+    [folder] = (_isolated_seek_home / "eval" / "libraries").iterdir()
+    meta = json.loads((folder / "meta.json").read_text())
+    meta["schema_version"] = -1
+    (folder / "meta.json").write_text(json.dumps(meta))
+    assert run_slides_dataset(dataset, CONFIG).summary == first.summary
+    assert json.loads((folder / "meta.json").read_text())["schema_version"] != -1
