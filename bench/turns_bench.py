@@ -165,7 +165,7 @@ def _headline(out: dict[str, Any], agents: dict[str, dict[str, Any]]) -> dict[st
     first = next(iter(agents.values()))
     head = {
         "dataset": f"{out['dataset']} ({first['products']:,} products, {first['sessions']} sessions per agent"
-                   f"{', catalog generated in this run' if not out['catalog_cached'] else ''})",
+                   f"{'' if out['catalog_cached'] else ', catalog generated in this run in ' + str(out['resolve_s']) + ' s'})",
         "sessions/s (turns/s)": ", ".join(f"{n} {a['sessions_per_s']:.2f} ({a['turns_per_s']:.0f})" for n, a in agents.items()),
         "index build s (catalog load s)": ", ".join(
             f"{n} {a['build_s']:.2f}{' cold cache' if a['build_wrote_cache'] else ''} ({a['catalog_load_s']:.2f})"
