@@ -1,19 +1,22 @@
 """The Ten Turns agent: shelf restriction, disclosure draining, rarity-weighted phrases, emission width.
 
-Each turn runs five stages in order (``shared/specs/tenturns.md``, "The agent"):
+Each turn runs these stages in order (``shared/specs/tenturns.md``, "The agent"):
 
 1. ``ReadMessage`` — what the shopper disclosed, retracted or named as the shelf;
 2. ``RestrictToShelf`` — the candidates are the shelf named in the opening
    (the target is provably there); with no shelf, the generic pipeline's
    lexical shortlist over the whole catalog;
 3. ``ScorePhrases`` — rarity-weighted phrase scoring (``phrase_index``);
-4. ``ChooseWidth`` — 1 item while at most two requirements are known, 2 at
-   three, 10 at four or more, always 10 from turn 4;
-5. ``ChooseQuestion`` — ask ``other`` until the shopper has nothing left.
+4. ``DropShown`` — items shown at a turn that counted are not the target;
+5. ``ChooseWidth`` — the spec's widths (1 while at most two requirements are
+   known, 2 at three, 10 at four, always 10 from turn 4) or, the measured
+   default, one item while more can be learned and then the width that
+   maximises the expected score over the turns left (``width.py``);
+6. ``ChooseQuestion`` — ask ``other`` until the shopper has nothing left.
 
 With ``TECHJAM_PHASE6_MODE`` set, ``RerankShortlist`` (``rerank.py``) reorders
-the top of the ranking with an LLM between stages 3 and 4. Every turn leaves a
-trace explaining each shown item's score by phrase.
+the top of the ranking with an LLM between stages 4 and 5. Every turn leaves a
+trace explaining each shown item's score by phrase (``TenTurnsAgent.traces``).
 """
 
 from __future__ import annotations
@@ -85,13 +88,13 @@ class Memory:
     override_pending: bool = False
     excluded: set[int] = field(default_factory=set)
     disclosed: set[tuple[str, ...]] = field(default_factory=set)
+    free_text: list[str] = field(default_factory=list)
+    traces: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def complete(self) -> bool:
         """Nothing more can be learned: four requirements (the most a session holds) or "nothing left"."""
         return self.drained or len(self.disclosed) >= MAX_REQUIREMENTS
-    free_text: list[str] = field(default_factory=list)
-    traces: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def phrases(self) -> list[str]:
@@ -195,7 +198,7 @@ class ScorePhrases:
 
 
 class DropShown:
-    """Stage 3b: never show again an item shown at a turn where a hit would have counted.
+    """Stage 4: never show again an item shown at a turn where a hit would have counted.
 
     Showing the target ends the session, so an item shown at a turn that counted and
     followed by another turn is not the target. Before an announced intent override
@@ -203,8 +206,8 @@ class DropShown:
     is ruled out the shelf guess was wrong: the generic route's shortlist takes over.
     """
 
-    def __init__(self, index: PhraseIndex, fallback: Any, size: int, idf_scope: str) -> None:
-        self.index, self.fallback, self.size, self.idf_scope = index, fallback, size, idf_scope
+    def __init__(self, index: PhraseIndex, fallback: Any, size: int) -> None:
+        self.index, self.fallback, self.size = index, fallback, size
 
     def run(self, state: Turn) -> Turn:
         assert state.scored is not None and state.order is not None
@@ -222,7 +225,7 @@ class DropShown:
 
 
 class ChooseWidth:
-    """Stage 4: how many items to show — a bet on how specific the known intent already is."""
+    """Stage 5: how many items to show — a bet on how specific the known intent already is."""
 
     def __init__(self, widths: tuple[int, int, int], full_width_turn: int, policy: str, sharpness: float,
                  wait_for_information: bool = True) -> None:
@@ -271,7 +274,7 @@ class ChooseWidth:
 
 
 class ChooseQuestion:
-    """Stage 5: ask ``other`` (it bypasses the shopper's classifier) until nothing is left to disclose."""
+    """Stage 6: ask ``other`` (it bypasses the shopper's classifier) until nothing is left to disclose."""
 
     def run(self, state: Turn) -> Turn:
         return replace(state, ask=None if state.memory.drained else "other")
@@ -293,7 +296,7 @@ class TenTurnsAgent(BaseAgent):
             ReadMessage(self.matcher, self.config.override),
             RestrictToShelf(self.index, self._fallback, self.config.fallback_candidates),
             ScorePhrases(self.index, self.config.idf_scope),
-            DropShown(self.index, self._fallback, self.config.fallback_candidates, self.config.idf_scope),
+            DropShown(self.index, self._fallback, self.config.fallback_candidates),
         ]
         if self.reranker is not None:
             self.stages.append(self.reranker)
