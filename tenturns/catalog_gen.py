@@ -572,7 +572,7 @@ def write_rows(rows: Iterable[dict[str, Any]], out: Path) -> str:
     payload = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows).encode("utf-8")
     if out.name.endswith(".gz"):
         # No name and mtime=0 in the header keep the bytes, and so the sha256, identical across runs.
-        with open(temporary, "wb") as raw, gzip.GzipFile(filename="", fileobj=raw, mode="wb", compresslevel=6, mtime=0) as gz:
+        with open(temporary, "wb") as raw, gzip.GzipFile(filename="", fileobj=raw, mode="wb", compresslevel=1, mtime=0) as gz:
             gz.write(payload)
     else:
         temporary.write_bytes(payload)
