@@ -56,3 +56,11 @@ class TestRegistry:
     def test_registry_names_the_contract_agents(self):
         assert set(AGENTS) == {"baseline", "generic", "tenturns"}
         assert tenturns.make_agent is make_agent
+
+    def test_default_agent_class_is_resolved_lazily(self):
+        from tenturns.agents import DEFAULT_AGENT, agent_class
+
+        assert DEFAULT_AGENT == "tenturns"
+        assert tenturns.Agent is agent_class("tenturns")
+        with pytest.raises(AttributeError):
+            _ = tenturns.NoSuchThing
