@@ -101,7 +101,7 @@ def query_facets(text: str, brands: set[str]) -> dict[str, str]:
         found["department"] = dept
     if (price := _PRICE.search(lowered)) and (band := price_band(float(price.group(1)))):
         found["price_band"] = band
-    for brand in sorted(brands, key=len, reverse=True):
+    for brand in sorted(brands, key=lambda b: (-len(b), b)):
         if len(brand) > 2 and re.search(rf"\b{re.escape(brand)}\b", lowered):
             found["brand"] = brand
             break
