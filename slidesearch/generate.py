@@ -387,27 +387,34 @@ def _lineages(slots: list[SlotMeta]) -> dict[int, list[int]]:
     return groups
 
 
-def _assign(
+def _pool(
     rng: random.Random,
     slots: list[SlotMeta],
     lineages: dict[int, list[int]],
-    count: int,
-    label: str,
     eligible: Callable[[SlotMeta], bool],
     prefer: Callable[[SlotMeta], bool] | None = None,
 ) -> list[int]:
-    """Mark exactly ``count`` slides with a special, whole lineages first (a copied slide keeps its special)."""
-    roots = [
-        r for r in lineages if slots[r].special is None and slots[r].boiler is None and eligible(slots[r])
-    ]
+    """Roots of the lineages a special may go to, shuffled, preferred ones last (the pool is popped from the end)."""
+    roots = [r for r in lineages if eligible(slots[r])]
     rng.shuffle(roots)
     if prefer is not None:
-        roots.sort(key=lambda r: not prefer(slots[r]))
+        roots.sort(key=lambda r: bool(prefer(slots[r])))
+    return roots
+
+
+def _assign(
+    slots: list[SlotMeta], lineages: dict[int, list[int]], pool: list[int], count: int, label: str
+) -> list[int]:
+    """Mark exactly ``count`` slides with a special, whole lineages first (a copied slide keeps its special).
+
+    Roots are taken from the end of ``pool``; a root another special already took is skipped.
+    """
     marked: list[int] = []
-    for r in roots:
-        if len(marked) >= count:
-            break
-        members = lineages[r][: count - len(marked)]
+    while pool and len(marked) < count:
+        root = pool.pop()
+        if slots[root].special is not None:
+            continue
+        members = lineages[root][: count - len(marked)]
         for i in members:
             slots[i].special = label
         marked.extend(members)
@@ -926,56 +933,37 @@ def _mark_specials(
     rng: random.Random, slots: list[SlotMeta], world: World, n: int
 ) -> dict[int, tuple[str, str | None]]:
     lineages = _lineages(slots)
-    _assign(
-        rng,
-        slots,
-        lineages,
-        scaled(SPECIAL_COUNTS["award"], n),
-        "award",
-        lambda s: s.content_type == "content" and s.number > 1,
+
+    def inner_content(s: SlotMeta) -> bool:
+        return s.content_type in ("content", "table") and s.number > 1
+
+    awards = _pool(rng, slots, lineages, lambda s: s.content_type == "content" and s.number > 1)
+    _assign(slots, lineages, awards, scaled(SPECIAL_COUNTS["award"], n), "award")
+    commercial = _pool(
+        rng, slots, lineages, inner_content, prefer=lambda s: s.deck.kind in ("proposal", "client")
     )
-    _assign(
-        rng,
-        slots,
-        lineages,
-        scaled(SPECIAL_COUNTS["commercial"], n),
-        "commercial",
-        lambda s: s.content_type in ("content", "table") and s.number > 1,
-        prefer=lambda s: s.deck.kind in ("proposal", "client"),
-    )
-    _assign(
-        rng,
-        slots,
-        lineages,
-        scaled(SPECIAL_COUNTS["cofounder"], n),
-        "cofounder",
-        lambda s: s.content_type == "team",
-    )
+    _assign(slots, lineages, commercial, scaled(SPECIAL_COUNTS["commercial"], n), "commercial")
+    team = _pool(rng, slots, lineages, lambda s: s.content_type == "team")
+    _assign(slots, lineages, team, scaled(SPECIAL_COUNTS["cofounder"], n), "cofounder")
     rare_plan: dict[int, tuple[str, str | None]] = {}
     for phrase, cap_name, count, anchor in vocab.RARE_PHRASES:
-        marked = _assign(
+        pool = _pool(
             rng,
             slots,
             lineages,
-            scaled(count, n, floor=2),
-            f"phrase:{phrase}",
             lambda s: s.content_type in ("content", "case_study", "diagram") and s.number > 1,
             prefer=lambda s, c=cap_name: s.deck.capability.name == c,
         )
+        marked = _assign(slots, lineages, pool, scaled(count, n, floor=2), f"phrase:{phrase}")
         for j, i in enumerate(marked):
             rare_plan[i] = (phrase, anchor if j == 0 else None)
+    cases = _pool(rng, slots, lineages, lambda s: s.content_type == "case_study")
+    others = _pool(rng, slots, lineages, inner_content)
     for client in world.rare_clients:
         count = rng.randint(1, 6)
         in_cases = 1 if rng.random() < 0.3 else 0
-        _assign(rng, slots, lineages, in_cases, f"client:{client}", lambda s: s.content_type == "case_study")
-        _assign(
-            rng,
-            slots,
-            lineages,
-            count - in_cases,
-            f"client:{client}",
-            lambda s: s.content_type in ("content", "table") and s.number > 1,
-        )
+        _assign(slots, lineages, cases, in_cases, f"client:{client}")
+        _assign(slots, lineages, others, count - in_cases, f"client:{client}")
     return rare_plan
 
 
@@ -1096,8 +1084,9 @@ def _manifest(
     seed: int,
 ) -> dict[str, Any]:
     sections = Counter(section_for(s.content_type, s.title, s.text) for s in slots)
+    labels = Counter(s.special for s in slots if s.special)
     specials = Counter((s.special or "").split(":")[0] for s in slots if s.special)
-    versions = Counter(len([p for p, _ in plans if p.family == f]) for f in {p.family for p, _ in plans})
+    versions = Counter(Counter(p.family for p, _ in plans).values())
     chains = {
         vocab.BOILERPLATE[k][0]: [slots[i].slide_id for i in v]
         for k, v in sorted(world.boiler_chains.items())
@@ -1120,10 +1109,8 @@ def _manifest(
         "specials": dict(specials.most_common()),
         "cofounder": world.cofounder,
         "cofounder_slides": sum(world.cofounder in s.text or world.cofounder in s.title for s in slots),
-        "rare_clients": {c: sum(1 for s in slots if s.special == f"client:{c}") for c in world.rare_clients},
-        "rare_phrases": {
-            p: sum(1 for s in slots if s.special == f"phrase:{p}") for p, *_ in vocab.RARE_PHRASES
-        },
+        "rare_clients": {c: labels[f"client:{c}"] for c in world.rare_clients},
+        "rare_phrases": {p: labels[f"phrase:{p}"] for p, *_ in vocab.RARE_PHRASES},
         "case_study_figures": dict(figure_counts),
         "boilerplate_chains": chains,
         "master_rows": len(master),

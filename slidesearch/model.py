@@ -86,25 +86,60 @@ _RECOGNITION_TITLE = re.compile(
     r"awards? (?:and|&) recognition|gartner|forrester|everest group|idc marketscape|isg provider lens|"
     r"magic quadrant|peak matrix|marketscape|why choose us|why us\b|why partner with us|"
     r"named (?:a|as) (?:leader|major contender|star performer))",
-    re.IGNORECASE,
 )
 _RECOGNITION_TEXT = re.compile(
     r"\b(magic quadrant|peak matrix|marketscape|forrester wave|named (?:a|as) (?:leader|major contender)|"
     r"why choose us|award[- ]winning|won the .{0,40}award)",
-    re.IGNORECASE,
 )
 _COMMERCIAL_TITLE = re.compile(
     r"\b(scope of work|statement of work|sow\b|commercials\b|commercial (?:terms|model|proposal)|"
     r"pricing (?:summary|proposal|schedule|options|and payment|& payment)|price (?:sheet|schedule)|"
     r"payment (?:terms|schedule|milestones?)|fee structure|fees\b|rate card|contract(?:ual)? terms|"
     r"terms (?:and|&) conditions|invoic(?:e|ing) (?:schedule|terms))",
-    re.IGNORECASE,
 )
 _COMMERCIAL_TEXT = re.compile(
     r"\b(scope of work|statement of work|payment terms|payment schedule|net \d{2} days|rate card|"
     r"terms (?:and|&) conditions|invoiced (?:monthly|quarterly)|fixed[- ]fee)",
-    re.IGNORECASE,
 )
+
+
+#: Each match of the patterns above contains one of these substrings; most slides hold none, and a
+#: substring test is far cheaper than the alternations (the patterns run on every slide at load).
+_RECOGNITION_HINTS = (
+    "award",
+    "accolade",
+    "recogni",
+    "gartner",
+    "forrester",
+    "everest",
+    "idc",
+    "isg",
+    "quadrant",
+    "matrix",
+    "marketscape",
+    "wave",
+    "why ",
+    "named ",
+)
+_COMMERCIAL_HINTS = (
+    "work",
+    "sow",
+    "commercial",
+    "pricing",
+    "price",
+    "payment",
+    "fee",
+    "rate card",
+    "contract",
+    "terms",
+    "invoic",
+    "net ",
+    "fixed",
+)
+
+
+def _matches(pattern: re.Pattern[str], hints: tuple[str, ...], lowered: str) -> bool:
+    return any(h in lowered for h in hints) and pattern.search(lowered) is not None
 
 
 def section_for(content_type: str, title: str, text: str) -> str:
@@ -119,9 +154,14 @@ def section_for(content_type: str, title: str, text: str) -> str:
     base = CONTENT_TYPE_SECTIONS.get((content_type or "").strip().lower(), DEFAULT_SECTION)
     if base in _CARVE_OUT_EXEMPT:
         return base
-    if _RECOGNITION_TITLE.search(title or "") or _RECOGNITION_TEXT.search(text or ""):
+    head, body = (title or "").lower(), (text or "").lower()
+    if _matches(_RECOGNITION_TITLE, _RECOGNITION_HINTS, head) or _matches(
+        _RECOGNITION_TEXT, _RECOGNITION_HINTS, body
+    ):
         return "Credibility & Recognition"
-    if _COMMERCIAL_TITLE.search(title or "") or _COMMERCIAL_TEXT.search(text or ""):
+    if _matches(_COMMERCIAL_TITLE, _COMMERCIAL_HINTS, head) or _matches(
+        _COMMERCIAL_TEXT, _COMMERCIAL_HINTS, body
+    ):
         return "Commercial & Contract Terms"
     return base
 
