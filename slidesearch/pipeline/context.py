@@ -48,8 +48,22 @@ class SearchContext:
     def embedder(self) -> Embedder:
         return self.library.embedder()
 
+    @cached_property
+    def _taxonomy_rows(self) -> dict[str, int]:
+        vectors = getattr(self.library, "taxonomy_vectors", None)
+        if vectors is None or len(vectors) != len(self.library.taxonomy):
+            return {}
+        return {term: i for i, term in enumerate(self.library.taxonomy)}
+
     def embed(self, texts: Sequence[str]) -> NDArray[np.float32]:
-        """L2-normalised vectors for ``texts``, from a small LRU cache where possible."""
+        """L2-normalised vectors for ``texts``: taxonomy terms from the library, others from a small LRU cache.
+
+        Expansion terms are mostly taxonomy terms, whose vectors the library already holds, so
+        the boost pass rarely has to run the embedder.
+        """
+        known = self._taxonomy_rows
+        if texts and known and all(t in known for t in texts):
+            return np.asarray(self.library.taxonomy_vectors[[known[t] for t in texts]], dtype=np.float32)
         with self._lock:
             missing = [t for t in dict.fromkeys(texts) if t not in self._embed_cache]
         if missing:
@@ -72,19 +86,23 @@ class SearchContext:
         return [SECTIONS[int(i)] for i in self.library.sections]
 
     @cached_property
-    def universe_array(self) -> NDArray[np.str_]:
-        return np.asarray(self.library.universes, dtype=object)
-
-    @cached_property
     def rarity_threshold(self) -> int:
         """T of spec 06b: 300 slides at 122,623, scaled with corpus size (core.rarity.scaled_threshold)."""
         return scaled_threshold(self.n, reference_count=self.config.rarity_reference_count)
+
+    @cached_property
+    def _universe_codes(self) -> tuple[dict[str, int], NDArray[np.int32]]:
+        names: dict[str, int] = {}
+        codes = np.fromiter((names.setdefault(u, len(names)) for u in self.library.universes), dtype=np.int32,
+                            count=self.n)
+        return names, codes
 
     def scope_mask(self, universes: Sequence[str] | None) -> NDArray[np.bool_]:
         """True for slides inside the universe scope (everything when no scope is given)."""
         if not universes:
             return np.ones(self.n, dtype=bool)
-        return np.isin(self.universe_array, list(universes))
+        names, codes = self._universe_codes
+        return np.isin(codes, [names[u] for u in universes if u in names])
 
     def literal_rows(self, term: str) -> NDArray[np.int64]:
         """Slides whose title + snippet contains ``term`` as whole words (punctuation-insensitive).

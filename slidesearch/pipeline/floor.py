@@ -10,7 +10,14 @@ from slidesearch.pipeline.state import SearchState
 class RelevanceFloor:
     """12: one floor across every section (a per-section floor does nothing for a uniformly weak section).
 
-    The best candidate always clears its own floor, so a non-empty list stays non-empty.
+    With several angles the floor is taken per angle: a slide is measured against the best
+    slide of the angle it answers most, so a brief's weaker topic is not floored away by its
+    stronger one (spec 03: each angle is served on its own). Slides found only through
+    expansion meet the overall floor. "Best" means best among the slides that can be shown
+    (those in a headed section, or literal 06b matches, which the guaranteed slot can show):
+    a strong slide of a section that is searched but never headed must not floor away every
+    slide that could be. The best candidate always clears its own floor, so a non-empty list
+    stays non-empty.
     """
 
     name = "12 relevance floor"
@@ -23,5 +30,14 @@ class RelevanceFloor:
     def run(self, state: SearchState) -> SearchState:
         if not state.candidates:
             return state
-        floor = self.share * max(c.score for c in state.candidates)
-        return replace(state, candidates=tuple(c for c in state.candidates if c.score >= floor))
+        shown = [c for c in state.candidates if c.section in state.answer_sections or c.row in state.entity_rows]
+        reference = shown or list(state.candidates)
+        overall = max(c.score for c in reference)
+        best: dict[int, float] = {}
+        for c in reference:
+            if c.angle >= 0:
+                best[c.angle] = max(best.get(c.angle, 0.0), c.score)
+        if len(best) < 2:
+            best = {}
+        kept = tuple(c for c in state.candidates if c.score >= self.share * best.get(c.angle, overall))
+        return replace(state, candidates=kept)

@@ -70,7 +70,16 @@ def fuse_angles(
     dense: NDArray, bm25: NDArray, always: NDArray[np.int64], cfg: SearchConfig,
 ) -> dict[int, float]:
     """Primary score per pool position from per-angle dense and BM25 scores (columns = angles)."""
+    fused, _ = fuse_angles_by_angle(dense, bm25, always, cfg)
+    return fused
+
+
+def fuse_angles_by_angle(
+    dense: NDArray, bm25: NDArray, always: NDArray[np.int64], cfg: SearchConfig,
+) -> tuple[dict[int, float], dict[int, int]]:
+    """``fuse_angles`` plus, per position, the angle that contributed most to its score."""
     fused: dict[int, float] = {}
+    best: dict[int, tuple[float, int]] = {}
     n_angles = dense.shape[1]
     use_bm25 = cfg.primary_fusion != "dense_rrf" and cfg.bm25_weight > 0
     for a in range(n_angles):
@@ -94,7 +103,10 @@ def fuse_angles(
                 score += np.where(hit, cfg.bm25_weight / (cfg.rrf_k + ranks_of(b, cand)), 0.0)
         for pos, value in zip(cand.tolist(), score.tolist(), strict=True):
             fused[pos] = fused.get(pos, 0.0) + value
-    return {pos: s for pos, s in fused.items() if s > 0}
+            if value > best.get(pos, (0.0, -1))[0]:
+                best[pos] = (value, a)
+    kept = {pos: s for pos, s in fused.items() if s > 0}
+    return kept, {pos: best[pos][1] for pos in kept}
 
 
 def bm25_columns(context: SearchContext, texts: list[str], pool: NDArray[np.int64]) -> NDArray[np.float32]:
@@ -120,10 +132,11 @@ class PrimaryPass:
         dense = pool_dense_scores(ctx.library.vectors, pool, queries)
         bm25 = bm25_columns(ctx, list(state.angles), pool)
         always = np.flatnonzero(np.isin(pool, np.fromiter(state.entity_rows, dtype=np.int64)))
-        fused = fuse_angles(dense, bm25, always, ctx.config)
+        fused, angle_of = fuse_angles_by_angle(dense, bm25, always, ctx.config)
         sections = ctx.section_names
         candidates = tuple(
-            Candidate(row=int(pool[pos]), section=sections[int(pool[pos])], primary=score, fusion=score, score=score)
+            Candidate(row=int(pool[pos]), section=sections[int(pool[pos])], primary=score, fusion=score, score=score,
+                      angle=angle_of[pos])
             for pos, score in sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))
         )
         return replace(state, pool=pool, query_vectors=queries, candidates=candidates)

@@ -16,7 +16,9 @@ class GroupSections:
     Only ``answer_sections`` get a heading; a slide of a section that was searched but not
     headed is dropped here. If that would leave no card at all while candidates exist, the
     sections those candidates belong to get headings instead (standing rule: never turn a
-    non-empty pool into an empty response).
+    non-empty pool into an empty response) — unless a candidate literally matches a 06b
+    name: then the guaranteed slot (14b) puts it under the heading asked for, as the seed
+    does for "blackrock case studies".
     """
 
     name = "13 group sections"
@@ -27,7 +29,8 @@ class GroupSections:
     def run(self, state: SearchState) -> SearchState:
         headed = [s for s in SECTIONS if s in state.answer_sections] or list(SECTIONS)
         notes = state.notes
-        if state.candidates and not any(c.section in headed for c in state.candidates):
+        named = any(c.row in state.entity_rows for c in state.candidates)
+        if state.candidates and not named and not any(c.section in headed for c in state.candidates):
             headed = [s for s in SECTIONS if any(c.section == s for c in state.candidates)]
             notes = (*notes, "nothing matched in the sections asked for; showing the sections that did match")
         decks, cap = self.context.library.canonical_decks, self.context.config.section_deck_cap

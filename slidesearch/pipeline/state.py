@@ -22,7 +22,8 @@ class Candidate:
     ``score`` = ``fusion`` x ``folder`` x ``type`` x ``recency`` x ``entity``, except that a
     slide without a primary score is held just below the weakest slide with one
     (``held_below_primary``), and verified rows get a score below the weakest real case
-    study (``verified``).
+    study (``verified``). ``angle`` is the angle that contributed most to the primary score
+    (-1 for a slide found only by expansion).
     """
 
     row: int = -1
@@ -40,6 +41,7 @@ class Candidate:
     verified: bool = False
     guaranteed: bool = False
     similarity: float = 0.0
+    angle: int = -1
 
     def with_score(self, score: float) -> Candidate:
         return replace(self, score=float(score))

@@ -110,14 +110,20 @@ class TestMultipliers:
     def test_every_factor_is_kept_and_multiplies_to_the_score(self, context):
         cands = (Candidate(row=0, section="Data & Analytics", primary=0.5, fusion=0.5),
                  Candidate(row=5, section="Other", primary=0.4, fusion=0.4))
-        out = Multipliers(context).run(_state(context, "q", intents=("capability",), candidates=cands,
-                                              entity_rows=frozenset({0})))
+        seeded = SearchContext(context.library, SearchConfig(folder_strength=1.0), context.model)
+        out = Multipliers(seeded).run(_state(context, "q", intents=("capability",), candidates=cands,
+                                             entity_rows=frozenset({0})))
         dash = next(c for c in out.candidates if c.row == 0)
         assert (dash.folder, dash.type, dash.entity) == (3.0, 1.3, 1.5)
         assert dash.score == pytest.approx(0.5 * dash.folder * dash.type * dash.recency * dash.entity)
         agenda = next(c for c in out.candidates if c.row == 5)
         assert agenda.type == SearchConfig().low_content_weight
         assert out.scored == out.candidates
+
+    def test_folder_strength_zero_ignores_folders(self, context):
+        cands = (Candidate(row=0, section="Data & Analytics", primary=0.5, fusion=0.5),)
+        out = Multipliers(context).run(_state(context, "q", intents=("capability",), candidates=cands))
+        assert out.candidates[0].folder == 1.0
 
     def test_recency_is_mild_and_newest_is_highest(self, context):
         cands = tuple(Candidate(row=r, section="x", primary=1.0, fusion=1.0) for r in range(5))
