@@ -214,9 +214,9 @@ class DropShown:
         excluded = state.memory.excluded
         if not excluded:
             return state
-        keep = [int(i) for i in state.order if int(state.scored.rows[i]) not in excluded]
-        if keep:
-            return replace(state, order=np.asarray(keep, dtype=np.int64))
+        ruled_out = np.isin(state.scored.rows[state.order], np.fromiter(excluded, dtype=np.int64))
+        if not ruled_out.all():
+            return replace(state, order=state.order[~ruled_out])
         query = " ".join(state.memory.phrases + state.memory.free_text)
         rows = [r for r in self.fallback().shortlist(query, self.size + len(excluded)).tolist() if r not in excluded]
         view = self.index.rows_view(np.sort(np.asarray(rows, dtype=np.int64)))

@@ -27,7 +27,7 @@ import threading
 import unicodedata
 from bisect import bisect_right
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -143,13 +143,23 @@ class CandidateView:
     """The candidates of a turn (a shelf, or a fallback shortlist) with what scoring reads, cached per shelf."""
 
     rows: NDArray[np.int64]
-    matrix: sparse.csc_matrix
-    n_docs: int
-    df: NDArray[np.int64]
+    tokens: NDArray[np.int64]
+    """Token ids of every (position, token) pair of the view, sorted; ``holders`` aligned with it."""
+    holders: NDArray[np.int64]
+    own_frequencies: bool
     exact: _Joined
     loose: _Joined
     prior: NDArray[np.float64]
     factor_cache: dict[str, NDArray[np.float64]] = field(default_factory=dict)
+
+    def holding(self, token: int) -> NDArray[np.int64]:
+        """Positions (into ``rows``) of the products whose text holds the token."""
+        lo, hi = np.searchsorted(self.tokens, (token, token + 1))
+        return self.holders[lo:hi]
+
+    def df(self, token: int) -> int:
+        lo, hi = np.searchsorted(self.tokens, (token, token + 1))
+        return int(hi - lo)
 
 
 @dataclass
@@ -191,6 +201,9 @@ class PhraseIndex:
         self.prior = PRIOR_WEIGHT * np.log1p(np.maximum(counts, 0.0)) / PRIOR_SCALE
         self.shelf_rows = {label: np.asarray(rows, dtype=np.int64) for label, rows in self.catalog.shelves.items()}
 
+    def _catalog_df(self, token: int) -> int:
+        return int(self.catalog_df[token])
+
     def view(self, shelf: str) -> CandidateView:
         """The shelf's candidate view (texts, token matrix, document frequencies), built on first use."""
         with self._lock:
@@ -200,21 +213,28 @@ class PhraseIndex:
         return view
 
     def rows_view(self, rows: NDArray[np.int64], own_frequencies: bool = False) -> CandidateView:
-        """A view over any rows; document frequencies are the rows' own or the catalog's."""
+        """A view over any rows; its document frequencies are the rows' own, or else the catalog's.
+
+        The view keeps its (token, position) pairs sorted by token — a per-view inverted index —
+        rather than a dense df vector, so a cached shelf costs memory in proportion to its text.
+        """
         rows = np.asarray(rows, dtype=np.int64)
-        matrix = self.matrix[rows]
-        df = np.asarray(matrix.sum(axis=0, dtype=np.int64)).ravel() if own_frequencies else self.catalog_df
+        indptr, indices = self.matrix.indptr, self.matrix.indices
+        starts, ends = indptr[rows], indptr[rows + 1]
+        flat = np.concatenate([indices[a:b] for a, b in zip(starts.tolist(), ends.tolist(), strict=True)] or [[]])
+        positions = np.repeat(np.arange(len(rows), dtype=np.int64), ends - starts)
+        order = np.argsort(flat, kind="stable")
         return CandidateView(
-            rows=rows, matrix=matrix.tocsc(), n_docs=len(rows) if own_frequencies else len(self.exact), df=df,
+            rows=rows, tokens=flat[order].astype(np.int64), holders=positions[order], own_frequencies=own_frequencies,
             exact=_Joined.of([self.exact[r] for r in rows.tolist()]),
             loose=_Joined.of([self.loose[r] for r in rows.tolist()]),
             prior=self.prior[rows],
         )
 
-    def phrase_weight(self, phrase: str, n_docs: int, df: NDArray[np.int64]) -> float:
+    def phrase_weight(self, phrase: str, n_docs: int, df: Callable[[int], int]) -> float:
         """w_p: mean IDF of the phrase's three rarest tokens; unseen tokens count as df = 0."""
         tokens = set(loose_form(exact_form(phrase)).split())
-        idfs = [idf_plus_one_smooth(n_docs, int(df[self.vocab[t]]) if t in self.vocab else 0) for t in tokens]
+        idfs = [idf_plus_one_smooth(n_docs, df(self.vocab[t]) if t in self.vocab else 0) for t in tokens]
         return mean_k_rarest_idf(idfs, RARITY_K)
 
     def factors(self, phrase: str, view: CandidateView) -> NDArray[np.float64]:
@@ -229,7 +249,8 @@ class PhraseIndex:
         if tokens:
             known = [self.vocab[t] for t in tokens if t in self.vocab]
             if known:
-                present = np.asarray(view.matrix[:, known].sum(axis=1)).ravel()
+                hits = np.concatenate([view.holding(t) for t in known])
+                present = np.bincount(hits, minlength=len(view.rows))
                 out = OVERLAP * present.astype(np.float64) / len(tokens)
             out[view.loose.containing(loose)] = PUNCTUATION_INSENSITIVE
             out[view.exact.containing(exact)] = VERBATIM
@@ -242,7 +263,10 @@ class PhraseIndex:
         """S(d) for every row of the view given the known phrases; IDF over the view (``shelf``) or ``catalog``."""
         if idf not in IDF_SCOPES:
             raise ValueError(f"unknown IDF scope {idf!r}; choose one of {', '.join(IDF_SCOPES)}")
-        n_docs, df = (view.n_docs, view.df) if idf == "shelf" else (len(self.exact), self.catalog_df)
+        if idf == "shelf" and view.own_frequencies:
+            n_docs, df = len(view.rows), view.df
+        else:
+            n_docs, df = len(self.exact), self._catalog_df
         weights = tuple(self.phrase_weight(p, n_docs, df) for p in phrases)
         factors = tuple(self.factors(p, view) for p in phrases)
         scores = view.prior.copy()

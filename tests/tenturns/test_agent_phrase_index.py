@@ -56,14 +56,15 @@ class TestTextForms:
 
 class TestWeights:
     def test_weight_is_the_mean_of_the_three_rarest_token_idfs(self, index):
-        view = index.rows_view(np.arange(3))
-        n, df = view.n_docs, view.df
+        view = index.rows_view(np.arange(3), own_frequencies=True)
+        n, df = len(view.rows), view.df
         expected = [math.log(1 + n / (1 + d)) for d in (0, 1, 1)]  # "zzz" unseen; hiking, wool in one doc
         assert index.phrase_weight("wool hiking socks zzz", n, df) == pytest.approx(sum(expected) / 3)
 
     def test_shelf_frequencies_count_only_the_shelf(self, index):
         view = index.view("Men Socks")
-        assert view.n_docs == 2 and view.df[index.vocab["socks"]] == 2 and view.df[index.vocab["silk"]] == 0
+        assert len(view.rows) == 2 and view.df(index.vocab["socks"]) == 2 and view.df(index.vocab["silk"]) == 0
+        assert view.holding(index.vocab["wool"]).tolist() == [1]
 
     def test_catalog_scope_weighs_by_catalog_frequencies(self, index):
         shelf = index.score(index.view("Men Socks"), ["socks"], "shelf").weights[0]
