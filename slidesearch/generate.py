@@ -178,7 +178,7 @@ def _make_world(rng: random.Random, n: int) -> World:
     clients: dict[str, list[str]] = {}
     per_industry = max(2, min(14, n // 2_000))
     for industry in sorted(vocab.INDUSTRY_PHRASES):
-        pool = []
+        pool: list[str] = []
         while len(pool) < per_industry:
             name = f"{rng.choice(vocab.NAME_STARTS)}{rng.choice(vocab.NAME_ENDS)} {rng.choice(vocab.COMPANY_SUFFIX[industry])}"
             if name.split()[0] not in names_seen:
@@ -946,14 +946,16 @@ def _mark_specials(
     team = _pool(rng, slots, lineages, lambda s: s.content_type == "team")
     _assign(slots, lineages, team, scaled(SPECIAL_COUNTS["cofounder"], n), "cofounder")
     rare_plan: dict[int, tuple[str, str | None]] = {}
+
+    def phrase_slot(s: SlotMeta) -> bool:
+        return s.content_type in ("content", "case_study", "diagram") and s.number > 1
+
     for phrase, cap_name, count, anchor in vocab.RARE_PHRASES:
-        pool = _pool(
-            rng,
-            slots,
-            lineages,
-            lambda s: s.content_type in ("content", "case_study", "diagram") and s.number > 1,
-            prefer=lambda s, c=cap_name: s.deck.capability.name == c,
-        )
+
+        def in_capability(s: SlotMeta, capability: str = cap_name) -> bool:
+            return s.deck.capability.name == capability
+
+        pool = _pool(rng, slots, lineages, phrase_slot, prefer=in_capability)
         marked = _assign(slots, lineages, pool, scaled(count, n, floor=2), f"phrase:{phrase}")
         for j, i in enumerate(marked):
             rare_plan[i] = (phrase, anchor if j == 0 else None)

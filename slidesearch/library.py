@@ -79,7 +79,7 @@ class _SqliteCounts(Mapping[str, int]):
         self._table = table
         self._lock = threading.Lock()
         with self._lock:
-            self._len = self._db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
+            self._len = int(self._db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
 
     def __getitem__(self, term: str) -> int:
         with self._lock:
@@ -497,7 +497,7 @@ class Library:
                         self.texts[r],
                         self.content_types[r],
                         self.universes[r],
-                        self.deck_dates[r].isoformat() if self.deck_dates[r] else None,
+                        _iso(self.deck_dates[r]),
                         self.source_paths[r],
                     )
                     for r in range(self.n)
@@ -600,7 +600,7 @@ class Library:
             "universes": self.universes,
             "canonical_decks": self.canonical_decks,
             "source_paths": [p or "" for p in self.source_paths],
-            "deck_dates": [d.isoformat() if d else "" for d in self.deck_dates],
+            "deck_dates": [_iso(d) or "" for d in self.deck_dates],
         }
 
     def _save_columns(self, directory: Path) -> None:
@@ -683,6 +683,10 @@ class Library:
             raise ValueError(
                 f"{self.n} slides but {len(self.vectors)} vectors and {len(self.sections)} sections"
             )
+
+
+def _iso(day: date | None) -> str | None:
+    return day.isoformat() if day is not None else None
 
 
 def _embedder_key(model: Embedder) -> str:

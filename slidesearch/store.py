@@ -53,7 +53,7 @@ class Store:
 
     def _ensure_schema(self) -> None:
         if "slides" not in self.db.table_names():
-            self.db["slides"].create(
+            self.db.table("slides").create(
                 {
                     "slide_id": str,
                     "deck_id": str,
@@ -70,10 +70,10 @@ class Store:
                 },
                 pk="slide_id",
             )
-            self.db["slides"].create_index(["deck_id"])
-            self.db["slides"].create_index(["source_key"])
+            self.db.table("slides").create_index(["deck_id"])
+            self.db.table("slides").create_index(["source_key"])
         if "decks" not in self.db.table_names():
-            self.db["decks"].create(
+            self.db.table("decks").create(
                 {
                     "deck_id": str,
                     "deck_name": str,
@@ -87,7 +87,7 @@ class Store:
                 pk="deck_id",
             )
         if "master" not in self.db.table_names():
-            self.db["master"].create(
+            self.db.table("master").create(
                 {
                     "row_id": str,
                     "client": str,
@@ -99,7 +99,7 @@ class Store:
                 pk="row_id",
             )
         if "sources" not in self.db.table_names():
-            self.db["sources"].create(
+            self.db.table("sources").create(
                 {"source_key": str, "kind": str, "content_hash": str, "n_items": int}, pk="source_key"
             )
 
@@ -135,16 +135,16 @@ class Store:
                 chunk = deck_ids[start : start + 500]
                 marks = ",".join("?" * len(chunk))
                 self.db.execute(f"DELETE FROM slides WHERE deck_id IN ({marks})", chunk)
-            self.db["slides"].insert_all(
+            self.db.table("slides").insert_all(
                 (_slide_row(s, source_key) for s in slides), batch_size=2_000, replace=True
             )
-            self.db["decks"].insert_all(
+            self.db.table("decks").insert_all(
                 ({**_deck_row(d), "source_key": source_key} for d in decks), batch_size=2_000, replace=True
             )
-            self.db["master"].insert_all(
+            self.db.table("master").insert_all(
                 ({**m.model_dump(), "source_key": source_key} for m in master), batch_size=2_000, replace=True
             )
-            self.db["sources"].insert(
+            self.db.table("sources").insert(
                 {
                     "source_key": source_key,
                     "kind": kind,
