@@ -227,14 +227,13 @@ def _runs_table(runs: Sequence[RunRecord]) -> str:
 
 
 def _datasets_table(runs: Sequence[RunRecord]) -> str:
-    keys = sorted({k for r in runs for d in r.datasets.values() for k in d.summary})
     rows = []
     for r in runs:
         for n, d in r.datasets.items():
-            gates = "; ".join(f"{g.name}: {'pass' if g.passed else 'FAIL'} ({g.detail})" for g in d.gates)
-            rows.append([r.run_id, n, d.mode, d.judge, f"{d.seconds:.1f}", d.error or gates]
-                        + [d.summary.get(k, "") for k in keys])
-    return _table(["run", "dataset", "mode", "judge", "seconds", "gates"] + keys, rows)
+            gates = "; ".join(f"{g.name} {'pass' if g.passed else 'FAIL: ' + g.detail}" for g in d.gates)
+            figures = " ".join(f"{k}={v:.4f}" for k, v in d.summary.items())
+            rows.append([r.run_id, n, d.mode, d.judge, len(d.items), f"{d.seconds:.1f}", d.error or gates, figures])
+    return _table(["run", "dataset", "mode", "judge", "items", "seconds", "gates", "figures"], rows)
 
 
 def _comparisons(runs: Sequence[RunRecord]) -> str:
