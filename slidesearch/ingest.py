@@ -156,7 +156,8 @@ def read_pptx(path: Path, root: Path, universe: str | None = None) -> tuple[Deck
         raise IngestError(f"corrupt or unreadable .pptx ({type(exc).__name__}: {exc})") from exc
     rel = path.relative_to(root) if path != root else Path(path.name)
     folder = normalise_folder(str(rel.parent))
-    deck_id = _slug(str(rel.with_suffix("")))
+    # The slug reads well; the path hash keeps "Q3 plan.pptx" and "Q3-plan.pptx" apart.
+    deck_id = f"{_slug(str(rel.with_suffix('')))}-{hashlib.sha1(str(rel).encode()).hexdigest()[:6]}"
     deck_date = _deck_date(prs, path)
     uni = universe_for(folder, universe)
     slides: list[Slide] = []
@@ -236,13 +237,18 @@ def _jsonl_rows(path: Path) -> Iterator[tuple[int, Any]]:
 def read_slides_jsonl(path: Path, universe: str | None = None) -> tuple[list[Slide], list[Deck], list[str]]:
     """Slides from JSONL in the model's schema; rows without a content type get the classifier's tag.
 
-    Bad rows are returned as "file:line: reason" errors and skipped; the decks are derived from the slides.
+    Bad rows (and repeats of a slide id) are returned as "file:line: reason" errors and
+    skipped; the decks are derived from the slides.
     """
     slides: list[Slide] = []
     errors: list[str] = []
+    seen: set[str] = set()
     for line_no, row in _jsonl_rows(path):
         if isinstance(row, Exception) or not isinstance(row, dict):
             errors.append(f"{path.name}:{line_no}: not a JSON object")
+            continue
+        if row.get("slide_id") in seen:
+            errors.append(f"{path.name}:{line_no}: duplicate slide id {row['slide_id']!r}")
             continue
         if not row.get("content_type"):
             row["content_type"] = classify_content_type(
@@ -252,6 +258,7 @@ def read_slides_jsonl(path: Path, universe: str | None = None) -> tuple[list[Sli
             row["universe"] = universe
         try:
             slides.append(Slide.model_validate(row))
+            seen.add(slides[-1].slide_id)
         except ValidationError as exc:
             errors.append(f"{path.name}:{line_no}: {exc.errors()[0]['loc']} {exc.errors()[0]['msg']}")
     return slides, _decks_of(slides), errors

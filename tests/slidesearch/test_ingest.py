@@ -157,6 +157,12 @@ class TestIngestFolder:
         assert store.counts()["slides"] == 3
         assert "Churn prediction" not in [s.title for s in store.iter_slides()]
 
+    def test_decks_whose_names_slug_alike_stay_apart(self, tmp_path, store):
+        make_deck(tmp_path / "decks" / "Q3 plan.pptx")
+        make_deck(tmp_path / "decks" / "Q3-plan.pptx")
+        ingest_path(tmp_path / "decks", store)
+        assert store.counts()["slides"] == 6 and store.counts()["decks"] == 2
+
     def test_missing_path_is_a_clear_error(self, tmp_path, store):
         with pytest.raises(IngestError, match="does not exist"):
             ingest_path(tmp_path / "nope", store)
@@ -175,15 +181,16 @@ class TestJsonlAndMaster:
             },
             {"slide_id": "s2", "deck_id": "d1", "title": "Pricing", "text": "x", "content_type": "table"},
             {"deck_id": "d1"},
+            {"slide_id": "s2", "deck_id": "d1", "title": "Pricing again"},
         ]
         path = tmp_path / "slides.jsonl"
         path.write_text("\n".join(json.dumps(r) for r in rows) + "\nnot json\n")
         slides, decks, errors = read_slides_jsonl(path)
         assert [s.content_type for s in slides] == ["team", "table"]
         assert len(decks) == 1 and decks[0].n_slides == 2
-        assert len(errors) == 2 and errors[0].startswith("slides.jsonl:3")
+        assert len(errors) == 3 and errors[0].startswith("slides.jsonl:3") and "duplicate" in errors[1]
         report = ingest_path(path, store)
-        assert report.slides_written == 2 and len(report.row_errors) == 2
+        assert report.slides_written == 2 and len(report.row_errors) == 3
 
     def test_master_csv_with_loose_headers(self, tmp_path, store):
         path = tmp_path / "master.csv"
