@@ -188,7 +188,10 @@ def funnel_chart(runs: Sequence[RunRecord]) -> tuple[bytes, str] | None:
         labels = [stage for stage, _, _ in rows]
         ax.barh(labels, [i for _, i, _ in rows], color="#90caf9", label="in")
         ax.barh(labels, [o for _, _, o in rows], color="#1565c0", height=0.5, label="out")
+        for y, (_, n_in, n_out) in enumerate(rows):
+            ax.text(max(n_in, n_out, 1) * 1.15, y, f"{n_in:,} → {n_out:,}", va="center", fontsize=7)
         ax.set_xscale("symlog")
+        ax.set_xlim(0, max(n for _, n, _ in rows) * 12)
         ax.invert_yaxis()
         ax.set_xlabel("candidates (symlog)")
         ax.legend()
