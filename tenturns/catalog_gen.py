@@ -50,7 +50,7 @@ from pydantic import BaseModel, Field
 from tenturns.catalog import open_text, shelf_label
 from tenturns.simulator import COLOR_WORDS, MATERIALS
 
-GENERATOR_VERSION = 3
+GENERATOR_VERSION = 4
 """Bumped whenever the generated rows change, so cached catalogs under SEEK_HOME are rebuilt."""
 REFERENCE_SIZE = 50_000
 REFERENCE_SHELVES = 1_100
@@ -98,6 +98,7 @@ class Pool:
     rows: list[dict[str, Any]]
     group: list[dict[str, Any]]
     rare: frozenset[str] = frozenset()
+    rare_words: tuple[str, ...] = ()
     title_words: list[str] = field(default_factory=list)
     features: list[str] = field(default_factory=list)
     descriptions: list[list[str]] = field(default_factory=list)
@@ -178,8 +179,10 @@ class PlanShelves:
         for row in state.base:
             groups.setdefault(group_key([str(c) for c in row.get("categories") or []]), []).append(row)
 
+        rare_words = tuple(sorted(w for w in state.rare if w.isalpha()))
+
         def pool(rows: list[dict[str, Any]], path: list[str]) -> Pool:
-            return Pool(rows, groups.get(group_key(path)) or rows, state.rare)
+            return Pool(rows, groups.get(group_key(path)) or rows, state.rare, rare_words)
 
         n_shelves = max(len(by_label), round(cfg.shelves_per_50k * cfg.size / REFERENCE_SIZE))
         extras = _candidate_paths(state.base, set(by_label))
@@ -405,12 +408,24 @@ def _split_words(text: str) -> tuple[tuple[str, ...], tuple[str | None, ...]]:
     return tuple(parts), tuple(lowered)
 
 
+def _pseudo_word(original: str, rare_words: tuple[str, ...], rng: random.Random) -> str:
+    """The head of one real rare word joined to the tail of another, in the original's case style."""
+    head = rare_words[int(rng.random() * len(rare_words))]
+    tail = rare_words[int(rng.random() * len(rare_words))]
+    word = head[: max(2, len(head) // 2)] + tail[len(tail) // 2:]
+    if original.isupper():
+        return word.upper()
+    return word.capitalize() if original[:1].isupper() else word
+
+
 def _swap_title_words(text: str, pool: Pool, label: str, share: float, rng: random.Random) -> str:
     """Replace the rare words and about ``share`` of the others with common words of the group.
 
     A word only one real row uses is that product's own (a brand, a model, a pattern name); a
     catalog 40 times larger does not repeat it in dozens of other products, so it is always
-    replaced. Never swaps in a shelf-label word or a repeat: real titles do not stack their
+    replaced — by a new word spliced from two real rare words, as another product would carry
+    its own brand-like name rather than more common words (which would match more queries than
+    real distractors do). Never swaps in a shelf-label word or a repeat: real titles do not stack their
     keywords, and a generator that did would hand BM25 distractors an unrealistic edge.
     """
     if not pool.title_words:
@@ -426,7 +441,10 @@ def _swap_title_words(text: str, pool: Pool, label: str, share: float, rng: rand
     for i, word in enumerate(lowered):
         if word is None or word in banned:
             continue
-        if word not in rare and (share <= 0.0 or rng.random() >= share):
+        if word in rare and pool.rare_words:
+            out[i] = _pseudo_word(parts[i], pool.rare_words, rng)
+            continue
+        if share <= 0.0 or rng.random() >= share:
             continue
         for _ in range(5):
             candidate = vocabulary[int(rng.random() * size)]
