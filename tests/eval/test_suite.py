@@ -3,6 +3,7 @@ import pytest
 from eval.config import EvalConfig
 from eval.runs import load_run
 from eval.suite import run_suite
+from slidesearch.config import SearchConfig
 
 
 class TestRunSuite:
@@ -24,7 +25,7 @@ class TestRunSuite:
         record = run_suite("slides", EvalConfig(name="x"), ["cisi"], store=False)
         assert len(record.code_version) == 40 and record.config["name"] == "x"
         assert record.settings["llm"] == "offline" and record.settings["judge_llm"] == "offline"
-        assert record.config["slides"]["search"]["rrf_k"] == 60 and record.config["slides"]["search"]["floor"] == 0.15
+        assert record.config["slides"]["search"] == SearchConfig().model_dump(mode="json")
 
 
 def test_an_engine_crash_on_one_dataset_keeps_the_others(monkeypatch, make_dataset):
