@@ -44,7 +44,9 @@ class TurnsConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     agent: str = Field(default="tenturns", description="Registered agent name (baseline, generic, tenturns).")
-    options: dict[str, Any] = Field(default_factory=dict, description="Keyword options for the agent's constructor.")
+    options: dict[str, Any] = Field(
+        default_factory=dict, description="Fields of the agent's own config model (e.g. TenTurnsConfig); validated there."
+    )
     reproducibility: Literal["rerun", "stored"] = Field(
         default="rerun",
         description="rerun: play every set twice; stored: compare with the latest stored run of the same "

@@ -11,7 +11,10 @@ for turns 1..11), so their mean is TechnicalScore before rounding.
 from __future__ import annotations
 
 import time
+import typing
 from typing import Any
+
+from pydantic import BaseModel
 
 from core.settings import get_settings
 from eval.config import TurnsConfig
@@ -29,13 +32,26 @@ def session_score(hit: bool, reciprocal_rank: float, hit_turn: int | None) -> fl
     return 0.5 * float(hit) + 0.3 * reciprocal_rank + 0.2 * (MISS_TURN - turn) / 10
 
 
+def agent_options_model(agent: str) -> type[BaseModel] | None:
+    """The pydantic config model an agent's constructor takes as ``config`` (None for an agent without one)."""
+    from tenturns.agents import agent_class
+
+    hint = typing.get_type_hints(agent_class(agent).__init__).get("config")
+    models = [t for t in typing.get_args(hint) or (hint,) if isinstance(t, type) and issubclass(t, BaseModel)]
+    return models[0] if models else None
+
+
 def _agent_spec(config: TurnsConfig) -> Any:
+    """The agent name, or with options a factory that validates them into the agent's own config model."""
     if not config.options:
         return config.agent
     from tenturns.agents import agent_class
 
-    cls = agent_class(config.agent)
-    return lambda catalog_path: cls(catalog_path, **config.options)
+    model = agent_options_model(config.agent)
+    if model is None:
+        raise ValueError(f"agent {config.agent!r} takes no options; got {sorted(config.options)}")
+    cls, options = agent_class(config.agent), model.model_validate(config.options)
+    return lambda catalog_path: cls(catalog_path, config=options)
 
 
 def official(report: Any) -> dict[str, float]:

@@ -5,7 +5,7 @@ import pytest
 
 from eval.config import EvalConfig, TurnsConfig
 from eval.datasets import TurnsDatasetInfo, source_file
-from eval.turns_run import run_turns_dataset, session_score
+from eval.turns_run import agent_options_model, run_turns_dataset, session_score
 
 
 @pytest.fixture
@@ -60,3 +60,20 @@ def test_stored_reproducibility_reuses_the_previous_run(small_public, monkeypatc
     assert first.passed and second.passed
     assert "two runs" in first.datasets["public-sample"].gates[0].detail
     assert "stored run" in second.datasets["public-sample"].gates[0].detail
+
+
+class TestAgentOptions:
+    def test_options_are_validated_into_the_agents_own_config(self, small_public):
+        model = agent_options_model("tenturns")
+        name = next(iter(model.model_fields))
+        options = {name: model().model_dump(mode="json")[name]}
+        result = run_turns_dataset(small_public, TurnsConfig(agent="tenturns", options=options))
+        assert result.params["options"] == options and result.passed
+
+    def test_unknown_option_is_an_error(self, small_public):
+        with pytest.raises(ValueError, match="no_such_option"):
+            run_turns_dataset(small_public, TurnsConfig(agent="tenturns", options={"no_such_option": 1}))
+
+    def test_agent_without_a_config_takes_no_options(self, small_public):
+        with pytest.raises(ValueError, match="takes no options"):
+            run_turns_dataset(small_public, TurnsConfig(agent="baseline", options={"x": 1}))
