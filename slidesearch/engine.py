@@ -36,7 +36,7 @@ from slidesearch.pipeline.entity_slot import EntitySlot
 from slidesearch.pipeline.expand import Expand
 from slidesearch.pipeline.floor import RelevanceFloor
 from slidesearch.pipeline.master import MasterBlend
-from slidesearch.pipeline.multipliers import Multipliers
+from slidesearch.pipeline.multipliers import EntityFactor, Multipliers
 from slidesearch.pipeline.names import DetectNames
 from slidesearch.pipeline.normalise import EmptyQueryError, NormaliseAngles
 from slidesearch.pipeline.order import OrderSections
@@ -101,7 +101,7 @@ class SlideSearch:
             DetectNames(ctx),
             AllSlides(ctx),
             PrimaryPass(ctx),
-            Multipliers(ctx),
+            EntityFactor(cfg.entity_boost),
         ]
 
     @classmethod
@@ -149,7 +149,7 @@ class SlideSearch:
         return self._response(state, counts if trace else None)
 
     def retrieve(self, query: str, k: int = 10) -> list[tuple[str, float]]:
-        """The retrieval stages alone (03, 06b, whole-library pool, 07a, 08): the best ``k`` slide ids with scores.
+        """The retrieval stages alone (03, 06b, whole-library pool, 07a, 08's entity factor): the best ``k`` ids.
 
         No sections, dedup, caps or floor: this is what the harness scores on SlideVQA,
         Cranfield and CISI, where every document is a candidate answer.

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import replace
 
 import numpy as np
 
 from core.dedup import exact_dedup, near_duplicate_dedup
+from core.text import normalise
 from slidesearch.pipeline.context import SearchContext
 from slidesearch.pipeline.state import SearchState
 
@@ -18,11 +20,20 @@ class ExactDedup:
 
     def __init__(self, context: SearchContext) -> None:
         self.context = context
+        self._normalised: dict[int, str] = {}
+
+    def _key(self, row: int) -> str:
+        # A digest of the normalised snippet, computed once per slide: the same slides come back query after
+        # query, and equal digests mean equal normalised texts.
+        key = self._normalised.get(row)
+        if key is None:
+            digest = hashlib.blake2b(normalise(self.context.library.snippets[row]).encode(), digest_size=16)
+            key = self._normalised[row] = digest.hexdigest()
+        return key
 
     def run(self, state: SearchState) -> SearchState:
-        snippets = self.context.library.snippets
         cands = state.candidates
-        keep = exact_dedup([snippets[c.row] for c in cands], [c.score for c in cands])
+        keep = exact_dedup([self._key(c.row) for c in cands], [c.score for c in cands])
         return replace(state, candidates=tuple(cands[i] for i in keep))
 
 

@@ -150,3 +150,13 @@ def test_stages_return_new_states(context):
     DetectNames(context).run(state)
     Prefilter(context).run(state)
     assert state == before
+
+
+class TestEntityFactor:
+    def test_only_the_entity_factor_applies(self):
+        from slidesearch.pipeline.multipliers import EntityFactor
+
+        cands = (Candidate(row=0, primary=0.5, fusion=0.5), Candidate(row=1, primary=0.4, fusion=0.4))
+        out = EntityFactor(1.5).run(SearchState(angles=("q",), candidates=cands, entity_rows=frozenset({1})))
+        assert [(c.row, c.score) for c in out.candidates] == [(1, pytest.approx(0.6)), (0, 0.5)]
+        assert all(c.folder == c.type == c.recency == 1.0 for c in out.candidates)
