@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from core.settings import get_settings
 from tenturns.agents.base import BaseAgent
+from tenturns.agents.dialogue import PHRASE_SEPARATOR as PHRASE_JOIN
 from tenturns.agents.dialogue import Kind, Reading, ShelfMatcher, read_opening, read_reply
 from tenturns.agents.phrase_index import CandidateView, PhraseIndex, Scored, phrase_index
 from tenturns.agents.rerank import RerankShortlist, make_shortlist_reranker
@@ -72,6 +73,9 @@ class TenTurnsConfig(BaseModel):
         default="keep",
         description="On 'ignore my earlier preference': drop the opening's phrase (replace), or keep it — the "
         "simulated shopper's old preference is still true of the target, and keeping it measured better.",
+    )
+    card_consistency: bool = Field(
+        default=True, description="Break equal-evidence ties by which item's own intent card holds every phrase."
     )
     fallback_candidates: int = Field(default=300, description="Shortlist size from the generic route when no shelf matches.")
 
@@ -197,6 +201,47 @@ class ScorePhrases:
         return replace(state, scored=scored, order=scored.ranking())
 
 
+class CardConsistency:
+    """Stage 4b (optional): among equally matching items, prefer one whose own intent card holds every phrase.
+
+    The simulated shopper's requirements are the target's intent card (spec, "Hidden
+    intent card"); a near-twin that matches the same phrases in its text but would
+    not have stated one of them is less likely. The card of each of the top
+    ``depth`` surviving items is built with the simulator's published rule and cached; a
+    consistent item gains ``bonus`` — above the rating prior's 0.3 ceiling, so it
+    decides between items of equal phrase evidence.
+    """
+
+    def __init__(self, products: list[Any], depth: int = 20, bonus: float = 0.5) -> None:
+        self.products, self.depth, self.bonus = products, depth, bonus
+        self._cards: dict[int, frozenset[str]] = {}
+
+    def _card(self, row: int) -> frozenset[str]:
+        card = self._cards.get(row)
+        if card is None:
+            from tenturns.simulator import intent_card
+
+            built = intent_card(self.products[row])
+            card = self._cards[row] = frozenset(built.hard_constraints + built.soft_preferences)
+        return card
+
+    def run(self, state: Turn) -> Turn:
+        assert state.scored is not None and state.order is not None
+        stated = [PHRASE_JOIN.join(r) for r in state.memory.requirements]
+        if not stated:
+            return state
+        scored, order = state.scored, state.order
+        bonus = np.zeros(len(scored.rows))
+        for position in order[: self.depth].tolist():
+            card = self._card(int(scored.rows[position]))
+            if all(phrase in card for phrase in stated):
+                bonus[position] = self.bonus
+        rescored = replace(scored, scores=scored.scores + bonus, bonus=bonus)
+        # Re-sort only the surviving order: items already ruled out stay out.
+        reordered = order[np.lexsort((scored.rows[order], -rescored.scores[order]))]
+        return replace(state, scored=rescored, order=reordered)
+
+
 class DropShown:
     """Stage 4: never show again an item shown at a turn where a hit would have counted.
 
@@ -297,6 +342,7 @@ class TenTurnsAgent(BaseAgent):
             RestrictToShelf(self.index, self._fallback, self.config.fallback_candidates),
             ScorePhrases(self.index, self.config.idf_scope),
             DropShown(self.index, self._fallback, self.config.fallback_candidates),
+            *([CardConsistency(self.catalog.products)] if self.config.card_consistency else []),
         ]
         if self.reranker is not None:
             self.stages.append(self.reranker)
@@ -350,6 +396,7 @@ class TenTurnsAgent(BaseAgent):
                     "parent_asin": products[int(scored.rows[i])].parent_asin,
                     "score": round(float(scored.scores[i]), 6),
                     "prior": round(float(scored.prior[i]), 6),
+                    **({"card_bonus": float(scored.bonus[i])} if scored.bonus is not None else {}),
                     "phrases": [
                         {"phrase": m.phrase, "weight": round(m.weight, 6), "tier": m.tier,
                          "factor": round(m.factor, 6), "contribution": round(m.contribution, 6)}

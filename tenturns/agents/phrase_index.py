@@ -93,6 +93,8 @@ class Scored:
     weights: tuple[float, ...]
     factors: tuple[NDArray[np.float64], ...]
     phrases: tuple[str, ...]
+    bonus: NDArray[np.float64] | None = None
+    """Any score added after phrase scoring (the optional card-consistency tie-break)."""
 
     def ranking(self) -> NDArray[np.int64]:
         """Positions into ``rows`` by descending score; ties keep catalog order so runs are reproducible."""

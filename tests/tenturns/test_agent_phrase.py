@@ -114,11 +114,37 @@ class TestScoring:
         [trace] = agent.traces("s")
         item = trace["items"][0]
         assert item["phrases"][0]["tier"] == "verbatim"
-        assert item["score"] == pytest.approx(item["prior"] + item["phrases"][0]["contribution"], abs=1e-5)
+        explained = item["prior"] + item.get("card_bonus", 0.0) + item["phrases"][0]["contribution"]
+        assert item["score"] == pytest.approx(explained, abs=1e-5)
 
     def test_default_path_spends_no_tokens(self, agent):
         [first] = play(agent, ["I'm looking for Men Socks, but I'm still exploring."])
         assert first["usage"] == {"prompt_tokens": 0, "completion_tokens": 0}
+
+
+class TestCardConsistency:
+    @pytest.fixture
+    def twins(self, tmp_path):
+        # Two socks match "Machine Wash" alike; only T2's own intent card states it (T1 lists it fifth).
+        extra = ["feature a", "feature b", "feature c", "feature d"]
+        rows = [
+            {"parent_asin": "T1", "title": "Crew Socks", "features": [*extra, "Machine Wash"],
+             "categories": ["Clothing, Shoes & Jewelry", "Men", "Socks"], "rating_number": 900},
+            {"parent_asin": "T2", "title": "Crew Socks", "features": ["Machine Wash", *extra],
+             "categories": ["Clothing, Shoes & Jewelry", "Men", "Socks"], "rating_number": 5},
+        ]
+        path = tmp_path / "twins.jsonl"
+        path.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+        return path
+
+    def test_the_item_whose_card_states_the_phrase_wins_an_evidence_tie(self, twins):
+        [first] = play(TenTurnsAgent(twins), ["I'm looking for Men Socks. A key requirement is: Machine Wash."])
+        assert first["recommendations"][0]["parent_asin"] == "T2"
+
+    def test_switched_off_the_rating_prior_decides(self, twins):
+        agent = TenTurnsAgent(twins, config=TenTurnsConfig(card_consistency=False))
+        [first] = play(agent, ["I'm looking for Men Socks. A key requirement is: Machine Wash."])
+        assert first["recommendations"][0]["parent_asin"] == "T1"
 
 
 class TestOverride:
