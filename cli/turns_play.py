@@ -116,7 +116,8 @@ def _watch(agent: Any, catalog_path: Path, sessions_path: Path | None, sample_id
         if index < len(explained):
             for item in explained[index]["items"][:3]:
                 why = ", ".join(f"{p['phrase'][:40]!r} {p['tier']} +{p['contribution']:.2f}" for p in item["phrases"])
-                console.print(f"  why {item['parent_asin']}: prior +{item['prior']:.2f}; {why or 'no phrases yet'}")
+                card = f"card +{item['card_bonus']:.2f}; " if item.get("card_bonus") else ""
+                console.print(f"  why {item['parent_asin']}: prior +{item['prior']:.2f}; {card}{why or 'no phrases yet'}")
         if turn.get("target_rank"):
             note = "" if turn["counts"] else " (before the override: does not count)"
             console.print(f"[bold green]target shown at rank {turn['target_rank']}[/]{note}")
