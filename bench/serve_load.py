@@ -11,6 +11,10 @@ the run always stops by itself. Without ``--index`` the library is generated
 (`slidesearch.generate`, seed 0) at ``--slides`` and indexed in memory with
 ``--embedder``; its labelled queries are the load. Latency is measured at the
 client (wall time of each request, queueing included); percentiles are nearest-rank.
+
+Measured here (2 shared cores, load average 8-16 from other jobs, fast embedder, offline LLM):
+122,623 slides, 2,000 requests, 8 clients: 3.32 requests/s, p50 2,209 ms, p99 5,824 ms, 0 errors;
+10,000 slides, same load: 4.44 requests/s, p50 1,684 ms, p99 4,104 ms, 0 errors.
 """
 
 from __future__ import annotations
