@@ -8,6 +8,7 @@ from pptx import Presentation
 from typer.testing import CliRunner
 
 from cli.main import app
+from slidesearch.library import Library
 
 runner = CliRunner()
 
@@ -43,14 +44,25 @@ def library(tmp_path, monkeypatch):
     return root
 
 
-WIDE = "daais-collateral-retail-analytics-v2_Slide_{}"
-CLASSIC = "s-r-proposals-banking-proposal_Slide_{}"
+def _slide_id(deck_name: str, number: int) -> str:
+    """The id ingestion gave a deck's slide (ids are ingestion's business; tests look them up)."""
+    library = Library.open()
+    return next(library.ids[r] for r in range(library.n)
+                if library.deck_names[r] == deck_name and library.slide_numbers[r] == number)
+
+
+def wide(number: int) -> str:
+    return _slide_id("Retail Analytics v2.pptx", number)
+
+
+def classic(number: int) -> str:
+    return _slide_id("Banking Proposal.pptx", number)
 
 
 class TestAssembleIds:
     def test_writes_the_deck_in_order_with_the_query_recorded(self, library, tmp_path):
         out = tmp_path / "deck.pptx"
-        result = runner.invoke(app, ["slides", "assemble", WIDE.format(2), "gen-3", CLASSIC.format(1), "--out", str(out),
+        result = runner.invoke(app, ["slides", "assemble", wide(2), "gen-3", classic(1), "--out", str(out),
                                      "--title", "Rate card pitch", "--query", "rate card", "--json"])
         assert result.exit_code == 0, result.output
         report = json.loads(result.output)
@@ -62,15 +74,15 @@ class TestAssembleIds:
 
     def test_unknown_ids_fail_listing_them_and_write_nothing(self, library, tmp_path):
         out = tmp_path / "deck.pptx"
-        result = runner.invoke(app, ["slides", "assemble", WIDE.format(1), "ghost-1", "--out", str(out)])
+        result = runner.invoke(app, ["slides", "assemble", wide(1), "ghost-1", "--out", str(out)])
         assert result.exit_code == 1
         assert "unknown slide ids: ghost-1" in _said(result)
         assert not out.exists()
 
     def test_ids_outside_the_universes_fail(self, library, tmp_path):
-        result = runner.invoke(app, ["slides", "assemble", CLASSIC.format(2), "--universes", "DAAIS",
+        result = runner.invoke(app, ["slides", "assemble", classic(2), "--universes", "DAAIS",
                                      "--out", str(tmp_path / "d.pptx")])
-        assert result.exit_code == 1 and CLASSIC.format(2) in _said(result)
+        assert result.exit_code == 1 and classic(2) in _said(result)
 
     def test_needs_ids_or_a_query(self, library, tmp_path):
         result = runner.invoke(app, ["slides", "assemble", "--out", str(tmp_path / "d.pptx")])
