@@ -31,6 +31,7 @@ CHROMIUM_FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-
                   "--disable-background-networking", "--disable-component-update", "--disable-sync",
                   "--disable-dev-shm-usage", "--window-size=1280,1100", "--remote-debugging-port=0"]
 QUERY = "customer analytics"
+CTRL = 2  # the DevTools protocol's modifier bit for Control
 #: A two-angle brief whose second angle the library never uses (coverage note) and that finds a verified row.
 BRIEF = ["fraud detection", "zebrafish"]
 
@@ -175,7 +176,9 @@ def test_search_explain_and_download_a_deck_in_chromium(browser, tmp_path):
         page.evaluate("document.getElementById('query').value = ''")
         page.click("#query")
         page.send("Input.insertText", text="\n".join(BRIEF))
-        page.click("#search")
+        for kind in ("rawKeyDown", "keyUp"):  # Ctrl+Enter searches from the text box
+            page.send("Input.dispatchKeyEvent", type=kind, key="Enter", code="Enter", modifiers=CTRL,
+                      windowsVirtualKeyCode=13)
         brief = engine.search_v2(BRIEF)
         assert brief.coverage_note and any(card.verified for card in brief.cards())
         _wait(lambda: page.evaluate("!document.getElementById('coverage').hidden"), "the coverage note")

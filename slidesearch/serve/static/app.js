@@ -197,5 +197,9 @@ function clearDeck() {
 }
 
 $("search-form").addEventListener("submit", search);
+// Enter adds an angle (a new line); Ctrl+Enter or Cmd+Enter searches.
+$("query").addEventListener("keydown", (event) => {
+  if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) $("search-form").requestSubmit();
+});
 $("download").addEventListener("click", download);
 $("clear-deck").addEventListener("click", clearDeck);
