@@ -90,19 +90,21 @@ def compare(
     if as_json:
         print_json(result.model_dump(mode="json"))
         return
-    table = Table(title=f"baseline {result.baseline} vs candidate {result.candidate}")
-    for column in ("dataset", "primary", "n", "baseline", "candidate", "diff", "95% CI", "outcome"):
-        table.add_column(column)
+    table = Table(title=f"baseline {result.baseline} vs candidate {result.candidate}", show_edge=False)
+    for column in ("dataset", "n", "base", "cand", "diff", "95% CI", "outcome"):
+        table.add_column(column, no_wrap=column != "outcome")
     for row in result.datasets:
         p = row.paired
         if p is None:
-            table.add_row(row.name, row.primary, "-", "-", "-", "-", "-", f"not compared: {row.note}")
+            table.add_row(row.name, "-", "-", "-", "-", "-", f"not compared: {row.note}")
             continue
         colour = {"win": "green", "loss": "red", "tie": "yellow"}[p.outcome]
         gate_note = "" if row.candidate_gates_passed else " (candidate failed a gate)"
-        table.add_row(row.name, row.primary, str(p.n), f"{p.baseline_mean:.4f}", f"{p.candidate_mean:.4f}",
-                      f"{p.diff:+.4f}", f"[{p.ci_low:+.4f}, {p.ci_high:+.4f}]", f"[{colour}]{p.outcome}[/]{gate_note}")
+        table.add_row(row.name, str(p.n), f"{p.baseline_mean:.4f}", f"{p.candidate_mean:.4f}",
+                      f"{p.diff:+.4f}", f"[{p.ci_low:+.3f}, {p.ci_high:+.3f}]", f"[{colour}]{p.outcome}[/]{gate_note}")
     console.print(table)
+    primaries = sorted({f"{row.primary} ({row.name})" for row in result.datasets})
+    console.print(f"[dim]paired per item on: {', '.join(primaries)}; 1,000 bootstrap resamples[/]")
     for label, names in (("only in baseline", result.only_in_baseline), ("only in candidate", result.only_in_candidate)):
         if names:
             console.print(f"[dim]{label}: {', '.join(names)}[/]")
