@@ -167,6 +167,6 @@ class FacetIndex:
         gains: dict[str, float] = {}
         for facet in FACETS:
             ids = self.ids[facet][rows] + 1
-            mass = np.bincount(ids, weights=weights, minlength=1)
+            mass = np.bincount(ids, weights=weights, minlength=1).astype(np.float64)
             gains[facet] = entropy(mass)
         return gains

@@ -230,7 +230,7 @@ class GenericAgent(BaseAgent):
                 embedder = make_embedder(name)
             self.dense = DenseRoute(self.catalog, embedder, settings.cache_dir / "turns")
         self.read = ReadShopper()
-        self.stages = [
+        self.stages: list[Retrieve | FeatureRerank | AskByInformationGain] = [
             Retrieve(self.lexical, self.dense, self.config.route_depth, self.config.fusion_weights),
             FeatureRerank(self.facets, self.index, self.config),
             AskByInformationGain(self.facets, self.config.ask_pool, self.config.min_gain_bits),

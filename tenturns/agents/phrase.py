@@ -373,7 +373,8 @@ class TenTurnsAgent(BaseAgent):
 
     def traces(self, session_id: str) -> list[dict[str, Any]]:
         """The per-turn traces of a session: each shown item's score broken down by phrase."""
-        return self.session(session_id)["memory"].traces
+        memory: Memory = self.session(session_id)["memory"]
+        return memory.traces
 
     def _response(self, state: Turn) -> dict[str, Any]:
         assert state.scored is not None and state.order is not None

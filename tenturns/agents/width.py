@@ -29,7 +29,7 @@ def target_probabilities(evidence: NDArray[np.float64], sharpness: float) -> NDA
     if len(evidence) == 0:
         return np.zeros(0)
     weights = np.exp(sharpness * (evidence - evidence.max()))
-    return weights / weights.sum()
+    return np.asarray(weights / weights.sum(), dtype=np.float64)
 
 
 def plan_width(q: NDArray[np.float64], turn: int, last_turn: int = LAST_TURN, max_width: int = MAX_WIDTH) -> int:
