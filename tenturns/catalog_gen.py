@@ -333,7 +333,7 @@ def _redraw_identity(state: GenState, row: dict[str, Any], price_spread: float) 
 def near_twin(state: GenState, template: dict[str, Any], pool: Pool, change: str) -> dict[str, Any]:
     """A copy of ``template`` on its shelf differing in one thing: colour, material, size, a feature or a detail."""
     rng = state.rng
-    row = json.loads(json.dumps(template))
+    row: dict[str, Any] = json.loads(json.dumps(template))
     _redraw_identity(state, row, price_spread=0.08)
     if change == "color" and not _swap_first(row, _COLOR_RE, COLOR_WORDS, rng):
         row["details"]["Color"] = rng.choice(COLOR_WORDS).capitalize()
@@ -464,7 +464,7 @@ def generated_row(state: GenState, shelf: Shelf) -> dict[str, Any]:
     own = len(pool.rows) / (len(pool.rows) + cfg.group_templates)
     from_shelf = rng.random() < own
     template = rng.choice(pool.rows) if from_shelf else rng.choice(pool.group)
-    row = json.loads(json.dumps(template))
+    row: dict[str, Any] = json.loads(json.dumps(template))
     _redraw_identity(state, row, price_spread=0.35)
     old_store = str(row.get("store") or "")
     new_store = rng.choice(state.stores) if state.stores else old_store

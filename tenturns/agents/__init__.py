@@ -22,7 +22,8 @@ def agent_class(name: str) -> type[BaseAgent]:
     except KeyError:
         raise ValueError(f"unknown agent {name!r}; choose one of {', '.join(AGENTS)}") from None
     module_name, _, class_name = target.partition(":")
-    return getattr(importlib.import_module(module_name), class_name)
+    cls: type[BaseAgent] = getattr(importlib.import_module(module_name), class_name)
+    return cls
 
 
 def make_agent(name: str, catalog_path: str | Path) -> BaseAgent:
