@@ -22,10 +22,10 @@ catalog order carries no signal.
 
 Realism is measured, not assumed: the BM25 baseline on the 200 public sessions
 over the result should score near the official 0.10671 (HR@10 0.125, MRR
-0.068, MTTC 9.81). Measured with generator version 3, seed 2026
-(``seek turns eval --agent baseline --dataset public-50k``): HR@10 0.115, MRR
-0.047351, MTTC 9.895, TechnicalScore 0.093805 — hit rate and time to hit near
-the official figures, MRR about a third lower (hits land a few ranks lower).
+0.068, MTTC 9.81). Measured with generator version 4, seed 2026
+(``seek turns eval --agent baseline --dataset public-50k``): HR@10 0.125, MRR
+0.042399, MTTC 9.795, TechnicalScore 0.09932 — hit rate and time to hit match
+the official figures, MRR is about 40% lower (hits land a few ranks lower).
 """
 
 from __future__ import annotations
