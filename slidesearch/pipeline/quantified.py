@@ -91,12 +91,12 @@ class QuantifiedGate:
         return f"{lib.titles[card.row]}\n{lib.snippets[card.row]}"
 
     def run(self, state: SearchState) -> SearchState:
-        if state.groups is None or CASE_STUDIES not in state.groups:
+        if state.groups is None:
             return state
         kinds, path = self.demand(" ".join(state.angles))
         steps = state.with_llm_step("quantified", path)
-        if not kinds:
-            return replace(state, llm_steps=steps)
+        if not kinds or CASE_STUDIES not in state.groups:
+            return replace(state, quantified_demand=kinds, llm_steps=steps)
         kept = tuple(c for c in state.groups[CASE_STUDIES] if states_figure(self.row_text(c), kinds))
         groups = {**state.groups, CASE_STUDIES: kept}
         if state.size(0) and not any(groups.values()):

@@ -59,11 +59,6 @@ class TestRelevanceFloor:
         state = SearchState(angles=("a", "b"), answer_sections=("x",), candidates=cands)
         assert [c.row for c in RelevanceFloor(0.5).run(state).candidates] == [0, 1, 2]
 
-    def test_best_is_taken_among_slides_that_can_be_shown(self):
-        cands = (Candidate(row=0, section="Other", score=1.0), Candidate(row=1, section="Case Studies", score=0.3))
-        state = SearchState(angles=("q",), answer_sections=("Case Studies",), candidates=cands)
-        assert [c.row for c in RelevanceFloor(0.5).run(state).candidates] == [0, 1]
-
     def test_never_empties_a_nonempty_list(self):
         out = RelevanceFloor(0.99).run(SearchState(angles=("q",), candidates=_cands([1e-9])))
         assert len(out.candidates) == 1
