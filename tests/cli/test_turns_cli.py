@@ -87,3 +87,29 @@ class TestCatalogBuildAndSessionsDraw:
         result = runner.invoke(app, ["turns", "catalog", "build", "--base", str(tmp_path / "none.jsonl"),
                                      "--out", str(tmp_path / "o.jsonl")])
         assert result.exit_code == 1 and "base catalog not found" in result.output
+
+
+@pytest.mark.slow
+class TestNamedGeneratedDatasets:
+    def test_synthetic_set_over_the_50k_approximation_is_built_once_with_the_real_shape(self):
+        import statistics
+
+        from tenturns.catalog import load_catalog
+        from tenturns.datasets import resolve_dataset
+
+        result = runner.invoke(app, ["turns", "eval", "--agent", "baseline", "--dataset", "synthetic-1", "--json"])
+        assert result.exit_code == 0, result.output
+        report = json.loads(result.output)
+        assert report["n_sessions"] == 200
+        dataset = resolve_dataset("synthetic-1")
+        built = dataset.catalog_path.stat().st_mtime_ns
+        assert resolve_dataset("public-50k").catalog_path.stat().st_mtime_ns == built  # reused, not rebuilt
+        rows = [json.loads(line) for line in dataset.sessions_path.read_text(encoding="utf-8").splitlines()]
+        assert {r["source"]["seed"] for r in rows} == {1}
+        assert {r["source"]["catalog_sha256"] for r in rows} == {report["catalog_sha256"]}
+        catalog = load_catalog(dataset.catalog_path)
+        sizes = sorted(len(rows) for rows in catalog.shelves.values())
+        assert len(catalog) == 50_000
+        assert 1_000 <= len(sizes) <= 1_200
+        assert 6 <= statistics.median(sizes) <= 11
+        assert sizes[-1] > 1_000
