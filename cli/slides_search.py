@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Group
@@ -14,8 +14,12 @@ from rich.text import Text
 from cli.console import console, fail, print_json
 from cli.slides import app
 
+if TYPE_CHECKING:
+    from slidesearch.engine import SlideSearch
+    from slidesearch.response import Card
 
-def _engine(index: Path | None):
+
+def _engine(index: Path | None) -> SlideSearch:
     from slidesearch.engine import SlideSearch
     from slidesearch.library import LibraryError
 
@@ -25,7 +29,7 @@ def _engine(index: Path | None):
         fail(str(exc))
 
 
-def _card(card, explanation: str | None) -> Text:
+def _card(card: Card, explanation: str | None) -> Text:
     line = Text()
     line.append(card.title or "(untitled)", style="bold")
     line.append(f"  ·  {card.deck_name}", style="cyan")

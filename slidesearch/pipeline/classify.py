@@ -6,8 +6,11 @@ import re
 from dataclasses import replace
 from functools import cached_property
 
+import numpy as np
+from numpy.typing import NDArray
+
 from core.text import punctuation_insensitive
-from slidesearch.classify import SECTION_DESCRIPTIONS, classify_llm, classify_offline, merge
+from slidesearch.classify import SECTION_DESCRIPTIONS, Classification, classify_llm, classify_offline, merge
 from slidesearch.model import SECTIONS
 from slidesearch.pipeline.context import SearchContext
 from slidesearch.pipeline.state import SearchState
@@ -24,7 +27,7 @@ class Classify:
         self.context = context
 
     @cached_property
-    def _section_vectors(self):
+    def _section_vectors(self) -> NDArray[np.float32]:
         return self.context.embed([SECTION_DESCRIPTIONS[s] for s in SECTIONS])
 
     @cached_property
@@ -42,7 +45,7 @@ class Classify:
         vectors = self.context.embed(list(state.angles))
         results = []
         for angle, vector in zip(state.angles, vectors, strict=True):
-            def offline(angle=angle, vector=vector):
+            def offline(angle: str = angle, vector: NDArray[np.float32] = vector) -> Classification:
                 return classify_offline(angle, vector, self._section_vectors)
             results.append(classify_llm(angle, self.context.model, offline))
         merged = merge(results)

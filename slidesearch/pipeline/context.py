@@ -18,7 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from core.embed import Embedder
-from core.lexical import analyse
+from core.lexical import BM25Index, analyse
 from core.rarity import scaled_threshold
 from core.text import punctuation_insensitive
 from slidesearch.config import SearchConfig
@@ -75,11 +75,19 @@ class SearchContext:
                     self._embed_cache.popitem(last=False)
         with self._lock:
             rows = [self._embed_cache.get(t) for t in texts]
-        if any(r is None for r in rows):  # evicted by another thread in between: embed directly
+        found = [r for r in rows if r is not None]
+        if len(found) != len(rows):  # evicted by another thread in between: embed directly
             return self.embedder.encode(list(texts))
-        if not rows:
+        if not found:
             return np.zeros((0, self.library.vectors.shape[1]), dtype=np.float32)
-        return np.stack(rows).astype(np.float32, copy=False)
+        return np.stack(found).astype(np.float32, copy=False)
+
+    @property
+    def bm25(self) -> BM25Index:
+        """The library's BM25 index; a library without one is a clear error."""
+        if self.library.bm25 is None:
+            raise ValueError("the library has no BM25 index; rebuild it with `seek slides index`")
+        return self.library.bm25
 
     @cached_property
     def section_names(self) -> list[str]:
@@ -115,7 +123,7 @@ class SearchContext:
             return np.zeros(0, dtype=np.int64)
         hits = np.ones(self.n, dtype=bool)
         for word in words:
-            hits &= self.library.bm25.scores([word]) != 0
+            hits &= self.bm25.scores([word]) != 0
         rows = np.flatnonzero(hits)
         needle = f" {punctuation_insensitive(term)} "
         snippets = self.library.snippets

@@ -25,7 +25,7 @@ from functools import cached_property
 import numpy as np
 
 from slidesearch.pipeline.context import SearchContext
-from slidesearch.pipeline.state import SearchState
+from slidesearch.pipeline.state import Candidate, SearchState
 
 #: Folder kinds, matched on the folder path (first match wins).
 FOLDER_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -99,12 +99,6 @@ class Multipliers:
                                                                                       strict=True)),
                            dtype=bool, count=self.context.n)
 
-    def type_weight(self, row: int, intents: tuple[str, ...]) -> float:
-        cfg = self.context.config
-        if self._low_content[row]:
-            return cfg.low_content_weight
-        return best_weight(TYPE_WEIGHTS, intents, self.context.library.content_types[row]) ** cfg.type_strength
-
     def run(self, state: SearchState) -> SearchState:
         cfg = self.context.config
         intents = state.intents or ("capability",)
@@ -133,7 +127,7 @@ class Multipliers:
         return replace(state, candidates=tuple(out), scored=tuple(out))
 
 
-def hold_below_primary(cands: list) -> list:
+def hold_below_primary(cands: list[Candidate]) -> list[Candidate]:
     """Scale boost-only candidates (primary 0) so the best of them sits just under the weakest primary hit.
 
     Scaling all of them by one factor keeps their own order; the factors stay on the card

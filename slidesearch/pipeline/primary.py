@@ -17,6 +17,7 @@ voter retrieved scores 0 and is not a candidate.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -27,7 +28,7 @@ from slidesearch.pipeline.context import SearchContext
 from slidesearch.pipeline.state import Candidate, SearchState
 
 
-def pool_dense_scores(vectors: NDArray[np.float32], pool: NDArray[np.int64], queries: NDArray[np.float32]) -> NDArray:
+def pool_dense_scores(vectors: NDArray[np.float32], pool: NDArray[np.int64], queries: NDArray[np.float32]) -> NDArray[Any]:
     """Exact cosine of every pool slide with every query row: shape (len(pool), len(queries)).
 
     Plain numpy rather than a FAISS index with an ID selector: a selector still visits every
@@ -43,7 +44,7 @@ def pool_dense_scores(vectors: NDArray[np.float32], pool: NDArray[np.int64], que
     return np.asarray(vectors[pool]) @ queries.T
 
 
-def top_positions(scores: NDArray, depth: int, positive_only: bool = False) -> NDArray[np.int64]:
+def top_positions(scores: NDArray[Any], depth: int, positive_only: bool = False) -> NDArray[np.int64]:
     """Positions of the ``depth`` best scores (only scores > 0 when ``positive_only``)."""
     idx = np.flatnonzero(scores > 0) if positive_only else np.arange(scores.size)
     if idx.size > depth:
@@ -51,14 +52,14 @@ def top_positions(scores: NDArray, depth: int, positive_only: bool = False) -> N
     return idx
 
 
-def ranks_of(scores: NDArray, positions: NDArray[np.int64]) -> NDArray[np.float64]:
+def ranks_of(scores: NDArray[Any], positions: NDArray[np.int64]) -> NDArray[np.float64]:
     """1-based rank of each position among all scores (ties share the better rank)."""
     ascending = np.sort(scores)
     higher = scores.size - np.searchsorted(ascending, scores[positions], side="right")
     return (higher + 1).astype(np.float64)
 
 
-def _min_max(values: NDArray) -> NDArray[np.float64]:
+def _min_max(values: NDArray[Any]) -> NDArray[np.float64]:
     values = values.astype(np.float64)
     lo, hi = float(values.min()), float(values.max())
     if hi - lo <= 1e-12:
@@ -67,7 +68,7 @@ def _min_max(values: NDArray) -> NDArray[np.float64]:
 
 
 def fuse_angles(
-    dense: NDArray, bm25: NDArray, always: NDArray[np.int64], cfg: SearchConfig,
+    dense: NDArray[Any], bm25: NDArray[Any], always: NDArray[np.int64], cfg: SearchConfig,
 ) -> dict[int, float]:
     """Primary score per pool position from per-angle dense and BM25 scores (columns = angles)."""
     fused, _ = fuse_angles_by_angle(dense, bm25, always, cfg)
@@ -75,7 +76,7 @@ def fuse_angles(
 
 
 def fuse_angles_by_angle(
-    dense: NDArray, bm25: NDArray, always: NDArray[np.int64], cfg: SearchConfig,
+    dense: NDArray[Any], bm25: NDArray[Any], always: NDArray[np.int64], cfg: SearchConfig,
 ) -> tuple[dict[int, float], dict[int, int]]:
     """``fuse_angles`` plus, per position, the angle that contributed most to its score."""
     fused: dict[int, float] = {}
@@ -111,7 +112,7 @@ def fuse_angles_by_angle(
 
 def bm25_columns(context: SearchContext, texts: list[str], pool: NDArray[np.int64]) -> NDArray[np.float32]:
     """BM25 score of every pool slide for each text: shape (len(pool), len(texts))."""
-    cols = [context.library.bm25.scores(analyse(t))[pool] for t in texts]
+    cols = [context.bm25.scores(analyse(t))[pool] for t in texts]
     if not cols:
         return np.zeros((pool.size, 0), dtype=np.float32)
     return np.stack(cols, axis=1)
