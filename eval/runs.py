@@ -9,6 +9,7 @@ never leaves half a record.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import subprocess
@@ -125,8 +126,13 @@ class RunRecord(BaseModel):
         return total
 
 
+@functools.cache
 def git_version(repo: Path = _REPO_ROOT) -> tuple[str, bool]:
-    """The checked-out commit and whether the tree has uncommitted changes (``unknown`` outside git)."""
+    """The checked-out commit and whether the tree has uncommitted changes (``unknown`` outside git).
+
+    Read once per process: a process runs the code it imported, so every run of a sweep
+    records the same version even if the checkout moves meanwhile.
+    """
     try:
         head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True, check=True)
         status = subprocess.run(
