@@ -168,3 +168,25 @@ class TestOnThePublicSample:
         ours = evaluate_agent("tenturns", catalog, sessions)
         assert ours.hr10 == 1.0 and ours.technical_score >= 0.95
         assert ours.prompt_tokens == ours.completion_tokens == 0
+
+
+@pytest.mark.integration
+class TestReproducible:
+    def test_same_figures_in_processes_with_different_hash_seeds(self, shared_data, tmp_path):
+        import os
+        import subprocess
+        import sys
+
+        script = (
+            "from tenturns.evaluate import evaluate_agent\n"
+            f"r = evaluate_agent('tenturns', {str(shared_data / 'techjam' / 'catalog_sample.jsonl')!r}, "
+            f"{str(shared_data / 'techjam' / 'public_set.jsonl')!r})\n"
+            "print(r.hr10, r.mrr, r.mttc, r.technical_score, [s.reciprocal_rank for s in r.per_session])\n"
+        )
+        outputs = []
+        for seed in ("1", "2"):
+            env = {**os.environ, "PYTHONHASHSEED": seed, "SEEK_HOME": str(tmp_path / seed)}
+            done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120)
+            assert done.returncode == 0, done.stderr
+            outputs.append(done.stdout)
+        assert outputs[0] == outputs[1]
