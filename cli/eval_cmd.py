@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from cli.console import console, fail, print_json
@@ -45,7 +46,7 @@ def run(
         if log:
             line = append_log(record, log if len(configs) == 1 else f"{log} [{cfg.name}]")
             if not as_json:
-                console.print(f"[dim]logged:[/] {line.strip()}")
+                console.print(f"[dim]logged:[/] {escape(line.strip())}")
         if not as_json:
             _print_run(record, runs_dir() / record.run_id)
     if as_json:
@@ -61,11 +62,11 @@ def _print_run(record, folder: Path) -> None:  # type: ignore[no-untyped-def]
         table.add_column(column)
     for name, d in record.datasets.items():
         if d.error:
-            table.add_row(name, "-", f"[red]{d.error}[/]", "[red]error[/]", "-")
+            table.add_row(name, "-", f"[red]{escape(d.error)}[/]", "[red]error[/]", "-")
             continue
         shown = {k: v for k, v in d.summary.items() if k not in {"judged_cards", "n_sessions"}}
         figures = "  ".join(f"{k} {v:.4f}" for k, v in shown.items())
-        gates = ", ".join(f"{g.name} {'[green]pass[/]' if g.passed else '[red]FAIL[/]: ' + g.detail}" for g in d.gates)
+        gates = ", ".join(f"{g.name} {'[green]pass[/]' if g.passed else '[red]FAIL[/]: ' + escape(g.detail)}" for g in d.gates)
         table.add_row(name, str(len(d.items)), figures, gates, f"{d.seconds:.1f}")
     console.print(table)
     usage = record.usage
@@ -96,7 +97,7 @@ def compare(
     for row in result.datasets:
         p = row.paired
         if p is None:
-            table.add_row(row.name, "-", "-", "-", "-", "-", f"not compared: {row.note}")
+            table.add_row(row.name, "-", "-", "-", "-", "-", f"not compared: {escape(row.note)}")
             continue
         colour = {"win": "green", "loss": "red", "tie": "yellow"}[p.outcome]
         gate_note = "" if row.candidate_gates_passed else " (candidate failed a gate)"
@@ -109,7 +110,7 @@ def compare(
         if names:
             console.print(f"[dim]{label}: {', '.join(names)}[/]")
     verdict = "[green]ACCEPT[/]" if result.verdict.accepted else "[red]REJECT[/]"
-    console.print(f"agreement gate: {verdict} — {result.verdict.detail}")
+    console.print(f"agreement gate: {verdict} — {escape(result.verdict.detail)}")
 
 
 @app.command("report")
@@ -167,7 +168,7 @@ def datasets(
         table.add_column(column)
     for row in rows:
         if row["error"]:
-            table.add_row(row["name"], row["suite"], "-", f"[red]{row['error']}[/]", "-")
+            table.add_row(row["name"], row["suite"], "-", f"[red]{escape(row['error'])}[/]", "-")
             continue
         for k, s in enumerate(row["sources"]):
             table.add_row(row["name"] if k == 0 else "", row["suite"] if k == 0 else "",

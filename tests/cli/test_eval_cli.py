@@ -75,3 +75,18 @@ def test_datasets_reports_a_missing_source_with_its_path(tmp_path, monkeypatch):
     result = runner.invoke(app, ["eval", "datasets", "--datasets", "cranfield", "--json"])
     assert result.exit_code == 0
     assert str(tmp_path / "ir" / "cranfield" / "cran.all.1400") in json.loads(result.stdout)[0]["error"]
+
+
+def test_a_config_list_is_a_sweep_with_one_run_and_log_line_each(tmp_path, experiment_log, _isolated_seek_home):
+    sweep = tmp_path / "sweep.json"
+    sweep.write_text(json.dumps([
+        {"name": "k60", "slides": {"embedder": "fast", "max_queries": 3}},
+        {"name": "k10", "slides": {"embedder": "fast", "max_queries": 3, "search": {"rrf_k": 10}}},
+    ]))
+    result = runner.invoke(app, ["eval", "run", "--suite", "slides", "--datasets", "cisi", "--config", str(sweep),
+                                 "--log", "rrf k sweep"])
+    assert result.exit_code == 0, result.output
+    assert "[k60]" in result.output and "[k10]" in result.output
+    assert len(list((_isolated_seek_home / "runs").iterdir())) == 2
+    lines = experiment_log.read_text().splitlines()[1:]
+    assert [("[k60]" in line, "[k10]" in line) for line in lines] == [(True, False), (False, True)]
