@@ -121,7 +121,6 @@ class GenericTurn:
     """What the generic agent's stages pass along."""
 
     memory: dict[str, Any]
-    top_k: int
     query: str = ""
     candidates: NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     fused: NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))
@@ -243,7 +242,7 @@ class GenericAgent(BaseAgent):
     def respond(self, session_id: str, user_message: str, turn: int, top_k: int = 10) -> dict[str, Any]:
         memory = self.session(session_id)
         memory["messages"].append(user_message)
-        state = self.read.run(GenericTurn(memory=memory, top_k=top_k), user_message or "")
+        state = self.read.run(GenericTurn(memory=memory), user_message or "")
         for stage in self.stages:
             state = stage.run(state)
         products = self.catalog.products
