@@ -81,6 +81,7 @@ class SlidesDataset(BaseModel):
     queries: list[LabelledQuery]
     sources: list[SourceFile]
     params: dict[str, object] = Field(default_factory=dict)
+    library_path: str | None = None
 
     @property
     def labelled(self) -> bool:
@@ -201,8 +202,11 @@ def load_slidevqa(directory: Path) -> SlidesDataset:
     )
 
 
-def load_query_log(path: Path) -> SlidesDataset:
+def load_query_log(path: Path, index: Path | None = None) -> SlidesDataset:
     """An unlabelled query log: plain text (one query per line) or JSONL rows with ``query`` (str or angles).
+
+    Its queries run against the stored slide index the server searches (default
+    ``SEEK_HOME/slides/index``); the index's ``meta.json`` is fingerprinted with the log.
 
     The served usage log's export (``seek slides`` usage log, standalone queries) is JSONL with
     ``id``, ``query`` and ``universes``, so it loads the same way and keeps each query's scope.
@@ -232,7 +236,11 @@ def load_query_log(path: Path) -> SlidesDataset:
             queries.append(LabelledQuery(id=str(number), text=line))
     if not queries:
         raise ValueError(f"query log {path} holds no queries")
-    return SlidesDataset(name=f"{LOG_PREFIX}{path}", mode="pipeline", queries=queries, sources=[source_file(path)])
+    index = index or get_settings().slides_dir / "index"
+    if not (index / "meta.json").is_file():
+        raise DatasetMissing(f"no slide index at {index} for the query log; build one with `seek slides index`")
+    return SlidesDataset(name=f"{LOG_PREFIX}{path}", mode="pipeline", queries=queries, library_path=str(index),
+                         sources=[source_file(path), source_file(index / "meta.json")])
 
 
 def load_slides_dataset(name: str) -> SlidesDataset:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from core.embed import CachedEmbedder, make_embedder
@@ -49,12 +50,14 @@ def _embedder(name: str) -> CachedEmbedder:
     return CachedEmbedder(make_embedder(name), get_settings().cache_dir / "eval_embeddings.sqlite")
 
 
-def build_library(dataset: SlidesDataset, embedder_name: str) -> tuple[Library, CachedEmbedder]:
-    """The dataset's library in memory, its vectors through a persistent embedding cache.
+def build_library(dataset: SlidesDataset, embedder_name: str) -> tuple[Library, CachedEmbedder | None]:
+    """The dataset's library: the stored index it names, or built in memory through the embedding cache.
 
     The cache (``SEEK_HOME/cache/eval_embeddings.sqlite``) makes every build after the first
     cost seconds (4.5 s for SlideVQA here), so no index is stored per dataset.
     """
+    if dataset.library_path:
+        return Library.open(Path(dataset.library_path)), None
     embedder = _embedder(embedder_name)
     return Library.from_slides(dataset.docs, master=dataset.master, embedder=embedder), embedder
 
@@ -113,7 +116,8 @@ def run_slides_dataset(
     # One batched encode of every angle: far cheaper per text than one call per query (measured
     # 100 s against about 40 minutes for SlideVQA's 1,640 questions on this loaded machine);
     # the engine's own per-query calls then hit the cache.
-    embedder.encode(sorted({a for q in queries for a in _angles(q.text)} | ({trace_query} if trace_query else set())))
+    if embedder is not None:
+        embedder.encode(sorted({a for q in queries for a in _angles(q.text)} | ({trace_query} if trace_query else set())))
     trace = engine.search_v2(trace_query, trace=True).trace if trace_query else None
     if dataset.mode == "retrieve":
         result = _run_retrieve(dataset, queries, config, engine)
@@ -121,7 +125,8 @@ def run_slides_dataset(
         result = _run_pipeline(dataset, queries, config, engine)
     result.trace = {"query": trace_query, "stages": _plain(trace)} if trace is not None else None
     result.usage = result.usage.add(_model_usage(getattr(engine, "model", None)))
-    result.params = {**dataset.params, "n_docs": library.n, "embedder": embedder_name, "n_queries": len(queries)}
+    result.params = {**dataset.params, "n_docs": library.n, "embedder": library.embedder_name,
+                     "n_queries": len(queries), "library": dataset.library_path or "built from the dataset"}
     result.seconds = round(time.perf_counter() - started, 3)
     return result
 

@@ -87,22 +87,37 @@ class TestSlideVqa:
         assert slidevqa.hashes["slide_vqa_question_answer_docid_list.json"].startswith("bcad326dc0b2")
 
 
+@pytest.fixture
+def index(tmp_path):
+    folder = tmp_path / "index"
+    folder.mkdir()
+    (folder / "meta.json").write_text("{}")
+    return folder
+
+
 class TestQueryLog:
-    def test_plain_lines_and_jsonl_rows(self, tmp_path):
+    def test_plain_lines_and_jsonl_rows(self, tmp_path, index):
         plain = tmp_path / "q.txt"
         plain.write_text("customer analytics\n\nblackrock case studies\n")
-        assert [q.text for q in load_query_log(plain).queries] == ["customer analytics", "blackrock case studies"]
+        assert [q.text for q in load_query_log(plain, index).queries] == ["customer analytics", "blackrock case studies"]
         rows = tmp_path / "q.jsonl"
         rows.write_text(json.dumps({"id": "a", "query": ["fraud detection", "compliance"], "universes": ["DAAIS"]}) + "\n")
-        log = load_query_log(rows)
+        log = load_query_log(rows, index)
+        assert log.library_path == str(index) and "meta.json" in log.hashes
         assert log.queries[0].text == ["fraud detection", "compliance"] and log.queries[0].universes == ["DAAIS"]
         assert log.mode == "pipeline" and not log.labelled
 
-    def test_bad_row_names_its_line(self, tmp_path):
+    def test_bad_row_names_its_line(self, tmp_path, index):
         bad = tmp_path / "q.jsonl"
         bad.write_text('{"query": "ok"}\n{"query": 3}\n')
         with pytest.raises(ValueError, match=r"q.jsonl:2"):
-            load_query_log(bad)
+            load_query_log(bad, index)
+
+    def test_without_a_slide_index_names_where_it_looked(self, tmp_path, _isolated_seek_home):
+        plain = tmp_path / "q.txt"
+        plain.write_text("customer analytics\n")
+        with pytest.raises(DatasetMissing, match=str(_isolated_seek_home / "slides" / "index")):
+            load_query_log(plain)
 
 
 class TestRegistry:
@@ -123,7 +138,7 @@ class TestRegistry:
         assert dataset_suite("log:/tmp/x.txt") == "slides"
 
 
-def test_the_served_usage_log_export_loads_as_a_query_log(tmp_path):
+def test_the_served_usage_log_export_loads_as_a_query_log(tmp_path, index):
     from slidesearch.serve.usage_log import UsageLog
 
     log = UsageLog(tmp_path / "usage.db")
@@ -135,7 +150,7 @@ def test_the_served_usage_log_export_loads_as_a_query_log(tmp_path):
                       slide_ids=["b"], latency_ms=3.0)
     log.export(tmp_path / "export.jsonl")
     log.close()
-    queries = load_query_log(tmp_path / "export.jsonl").queries
+    queries = load_query_log(tmp_path / "export.jsonl", index).queries
     assert [q.text for q in queries] == ["customer analytics", ["fraud", "compliance"]]
     assert queries[0].universes == ["DAAIS"]
 

@@ -150,3 +150,16 @@ def test_verified_master_rows_are_left_unjudged_by_labels():
     verified = [c for c in cards if c.id.startswith("verified:")]
     assert verified and all(c.verdict == "unjudged" for c in verified)
     assert all(c.judge == "label" for c in cards if not c.id.startswith("verified:"))
+
+
+def test_a_query_log_runs_against_the_stored_slide_index(tmp_path, _isolated_seek_home):
+    from eval.datasets import load_slides_dataset
+    from slidesearch.library import Library
+
+    index = _isolated_seek_home / "slides" / "index"
+    Library.from_slides(DOCS, embedder="fast").save(index)
+    log = tmp_path / "queries.txt"
+    log.write_text("fraud detection case study\ncustomer churn dashboard\n")
+    result = run_slides_dataset(load_slides_dataset(f"log:{log}"), CONFIG)
+    assert result.params["library"] == str(index) and result.params["n_docs"] == len(DOCS)
+    assert all(item.n_results > 0 for item in result.items) and result.passed
