@@ -13,15 +13,18 @@ Agreement gate: a candidate is accepted over a baseline only if on every dataset
 it does not lose and on at least one it wins. Per dataset the per-item primary
 scores are paired by item id and the mean difference (candidate − baseline) is
 bootstrapped: ``BOOTSTRAP_RESAMPLES`` = 1,000 resamples of the items with
-replacement, fixed seed ``BOOTSTRAP_SEED``, percentile 95% interval.
+replacement, fixed seed ``BOOTSTRAP_SEED`` (any fixed value; this is the seed trace's
+date) so a comparison prints the same interval every time, percentile 95% interval.
 
 - *loss*: the interval's upper bound is below 0. Any reliable loss rejects, however
   small: the seed's lesson is that a sweep "improving" on one set can be an artefact
   of that set, so a change must not cost anything measurable elsewhere.
 - *win*: the interval's lower bound is above 0 **and** the mean gain is at least
-  ``MIN_EFFECT`` (0.005 on a 0-1 metric). The seed called a +0.8-point change "not a
-  real improvement"; half a point is the smallest gain we are willing to call one, so
-  a statistically detectable but negligible gain on a large set cannot carry a change.
+  ``MIN_EFFECT`` (0.005 on a 0-1 metric). The interval does the noise work; the floor
+  only stops a negligible gain that a large set can detect from carrying a change. On
+  SlideVQA (1,640 questions) the 95% interval of an nDCG@10 difference measured here was
+  about ±0.011 wide, so gains under half a point clear zero only on the largest sets; the
+  seed itself refused to call a +0.8-point topline move an improvement.
 - otherwise *tie* (within the noise band the interval describes).
 The asymmetry is deliberate: it is easier to be rejected than accepted.
 """
