@@ -20,7 +20,11 @@ def _split(datasets: str | None) -> list[str] | None:
 @app.command("run")
 def run(
     suite: str = typer.Option("all", "--suite", help="slides, turns or all."),
-    datasets: str | None = typer.Option(None, "--datasets", help="Comma-separated dataset names (default: the suite's)."),
+    datasets: str | None = typer.Option(
+        None, "--datasets",
+        help="Comma-separated: generated, slidevqa, cranfield, cisi, log:PATH (a query log), public-sample, "
+        "public-50k, synthetic-1/2/3. Default: the suite's.",
+    ),
     config: Path | None = typer.Option(None, "--config", help="JSON config (a list of configs runs a sweep)."),
     as_json: bool = typer.Option(False, "--json", help="Print the run record(s) as JSON."),
     log: str | None = typer.Option(None, "--log", help="Append a line to docs/EXPERIMENT_LOG.md saying what changed."),
