@@ -117,14 +117,15 @@ class TestAnchorCases:
 
 class TestStandingRule:
     def test_no_stage_turns_a_nonempty_pool_into_an_empty_response(self, engine, generated):
-        queries = [q["query"] for kind in ("topic", "exclusion", "quantified", "absent_term", "person_profile")
-                   for q in _queries(generated, kind)[:2]]
+        queries = [q["query"] for q in generated[1][::3]]  # every kind of query, a third of the set for speed
         queries += ["zzzzqqq", "データ分析の事例", "no case studies no approach no data and analytics no capabilities"]
         for query in queries:
             response = engine.search_v2(query, trace=True)
             assert response.total_matches > 0, query
             for row in response.trace:
-                assert not (row.candidates_in > 0 and row.candidates_out == 0), (query, row.stage)
+                if row.candidates_in > 0 and row.candidates_out == 0:
+                    # The one hand-off: a named client outside the asked section waits for its guaranteed slot.
+                    assert row.stage == "13 group sections" and response.entity_terms, (query, row.stage)
 
 
 class TestInput:
