@@ -380,26 +380,41 @@ def _ratio(a: float, b: float) -> float:
     return round(a / b, 2) if b > 0 else 0.0
 
 
+def _size_figures(n: int, max_queries: int) -> dict[str, Any]:
+    _say(f"{n:,} slides: generate and build (or reuse the cached build) ...")
+    build = _run_child("build", n, SEED, max_queries, DEFAULT_EMBEDDER)
+    _say(f"{n:,} slides: {max_queries} queries through search_v2 and both baselines ...")
+    try:
+        query = _run_child("query", n, SEED, max_queries, DEFAULT_EMBEDDER)
+    except StaleIndex:
+        build = _run_child("build", n, SEED, max_queries, DEFAULT_EMBEDDER, rebuild=True)
+        query = _run_child("query", n, SEED, max_queries, DEFAULT_EMBEDDER)
+    return {
+        "build": build,
+        **query,
+        "median_vs_bruteforce": _ratio(query["search_v2"]["median_ms"], query["bruteforce_numpy"]["median_ms"]),
+        "median_vs_bm25": _ratio(query["search_v2"]["median_ms"], query["bm25_only"]["median_ms"]),
+    }
+
+
 def bench_slides(quick: bool = False, out_dir: Path | None = None) -> dict[str, Any]:
-    """The SlideSearch section: figures per size, the embedder cost, the stage breakdown, plots and a headline."""
-    sizes = sorted(QUICK_SIZES if quick else SIZES)
+    """The SlideSearch section: figures per size, the embedder cost, the stage breakdown, plots and a headline.
+
+    A size whose child fails (or times out) is recorded under ``errors`` and the other sizes
+    still run; the section fails only when no size could be measured.
+    """
     max_queries = QUICK_MAX_QUERIES if quick else MAX_QUERIES
     per_size: dict[str, dict[str, Any]] = {}
-    for n in sizes:
-        _say(f"{n:,} slides: generate and build (or reuse the cached build) ...")
-        build = _run_child("build", n, SEED, max_queries, DEFAULT_EMBEDDER)
-        _say(f"{n:,} slides: {max_queries} queries through search_v2 and both baselines ...")
+    errors: dict[str, str] = {}
+    for n in sorted(QUICK_SIZES if quick else SIZES):
         try:
-            query = _run_child("query", n, SEED, max_queries, DEFAULT_EMBEDDER)
-        except StaleIndex:
-            build = _run_child("build", n, SEED, max_queries, DEFAULT_EMBEDDER, rebuild=True)
-            query = _run_child("query", n, SEED, max_queries, DEFAULT_EMBEDDER)
-        per_size[str(n)] = {
-            "build": build,
-            **query,
-            "median_vs_bruteforce": _ratio(query["search_v2"]["median_ms"], query["bruteforce_numpy"]["median_ms"]),
-            "median_vs_bm25": _ratio(query["search_v2"]["median_ms"], query["bm25_only"]["median_ms"]),
-        }
+            per_size[str(n)] = _size_figures(n, max_queries)
+        except (RuntimeError, subprocess.TimeoutExpired) as exc:
+            errors[str(n)] = f"{type(exc).__name__}: {exc}"
+            _say(f"{n:,} slides failed: {errors[str(n)].splitlines()[0]}")
+    if not per_size:
+        raise RuntimeError(f"no library size could be measured: {errors}")
+    sizes = [int(n) for n in per_size]
     breakdown_n = BREAKDOWN_SIZE if BREAKDOWN_SIZE in sizes else sizes[-1]
     _say(f"{breakdown_n:,} slides again with BLAS on one thread ...")
     one_thread = _run_child("query", breakdown_n, SEED, max_queries, DEFAULT_EMBEDDER, env=ONE_THREAD_ENV)
@@ -408,6 +423,7 @@ def bench_slides(quick: bool = False, out_dir: Path | None = None) -> dict[str, 
     plots = _plots(sizes, per_size, out_dir) if out_dir is not None else []
     out: dict[str, Any] = {
         "sizes": per_size,
+        "errors": errors,
         "document_embedder": DOC_EMBEDDER,
         "embedder_cost": embed_cost,
         "breakdown_size": breakdown_n,
@@ -430,6 +446,8 @@ def bench_slides(quick: bool = False, out_dir: Path | None = None) -> dict[str, 
         f" brute-force numpy {one_thread['bruteforce_numpy']['median_ms']:.1f} / {one_thread['bruteforce_numpy']['p95_ms']:.1f}"
         f" vs {default['bruteforce_numpy']['median_ms']:.1f} / {default['bruteforce_numpy']['p95_ms']:.1f}"
     )
+    for n, error in errors.items():
+        out["headline"][f"{int(n):,} slides not measured"] = error.splitlines()[0]
     return out
 
 

@@ -69,12 +69,14 @@ class TestBuildPhase:
 
 @pytest.mark.integration
 class TestBenchSlidesQuick:
-    def test_a_tiny_size_gives_latency_baselines_memory_breakdown_and_plots(self, tmp_path, monkeypatch):
-        monkeypatch.setattr(slides_bench, "QUICK_SIZES", (150,))
+    def test_a_tiny_size_gives_latency_baselines_memory_breakdown_and_plots_and_a_failed_size_is_named(self, tmp_path, monkeypatch):
+        monkeypatch.setattr(slides_bench, "QUICK_SIZES", (0, 150))
         monkeypatch.setattr(slides_bench, "QUICK_MAX_QUERIES", 4)
         monkeypatch.setattr(slides_bench, "DEFAULT_EMBEDDER", "fast")
         out = slides_bench.bench_slides(quick=True, out_dir=tmp_path)
         assert list(out["sizes"]) == ["150"]
+        assert "at least one slide" in out["errors"]["0"]
+        assert "0 slides not measured" in out["headline"]
         for figures in out["sizes"].values():
             assert figures["queries"] == 4
             for method in ("search_v2", "bruteforce_numpy", "bm25_only"):
