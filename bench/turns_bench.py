@@ -140,10 +140,16 @@ def bench_turns(quick: bool = False, out_dir: Path | None = None) -> dict[str, A
     limit = QUICK_MAX_SESSIONS if quick else MAX_SESSIONS
     env = QUICK_ENV if quick else {}
     agents: dict[str, dict[str, Any]] = {}
+    errors: dict[str, str] = {}
     for agent in AGENTS:
         _say(f"{agent} agent on {dataset['dataset']} ...")
-        agents[agent] = _run_child(agent, catalog, sessions, limit, env)
-    out: dict[str, Any] = {**dataset, "env": env, "agents": agents}
+        try:
+            agents[agent] = _run_child(agent, catalog, sessions, limit, env)
+        except (RuntimeError, subprocess.TimeoutExpired) as exc:  # the other agents still run
+            errors[agent] = f"{type(exc).__name__}: {exc}"
+    if not agents:
+        raise RuntimeError(f"no agent could be measured: {errors}")
+    out: dict[str, Any] = {**dataset, "env": env, "agents": agents, "errors": errors}
     base = agents.get(BASELINE)
     if base:
         out["sessions_per_s_vs_baseline"] = {
@@ -177,6 +183,8 @@ def _headline(out: dict[str, Any], agents: dict[str, dict[str, Any]]) -> dict[st
     }
     for name, ratio in out.get("sessions_per_s_vs_baseline", {}).items():
         head[f"{name} / {BASELINE} sessions/s"] = f"{ratio}x"
+    for name, error in out["errors"].items():
+        head[f"{name} not measured"] = error.splitlines()[0]
     if out["env"]:
         head["environment"] = ", ".join(f"{k}={v}" for k, v in out["env"].items())
     return head
