@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.markup import escape
@@ -155,7 +156,7 @@ def datasets(
             dataset_suite(name)
     except ValueError as exc:
         fail(str(exc))
-    rows = []
+    rows: list[dict[str, Any]] = []
     for name in names:
         try:
             loaded = load_slides_dataset(name) if dataset_suite(name) == "slides" else load_turns_dataset(name)

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 
 def dcg_at_k(gains: Sequence[float], k: int) -> float:
     """Discounted cumulative gain of gains listed in rank order, cut at k."""
-    return sum((2.0**g - 1.0) / math.log2(rank + 1) for rank, g in enumerate(gains[:k], start=1))
+    return float(sum((2.0**g - 1.0) / math.log2(rank + 1) for rank, g in enumerate(gains[:k], start=1)))
 
 
 def ndcg_at_k(ranked_ids: Sequence[str], qrels: Mapping[str, float], k: int = 10) -> float:

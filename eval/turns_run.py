@@ -50,7 +50,8 @@ def _agent_spec(config: TurnsConfig) -> Any:
     model = agent_options_model(config.agent)
     if model is None:
         raise ValueError(f"agent {config.agent!r} takes no options; got {sorted(config.options)}")
-    cls, options = agent_class(config.agent), model.model_validate(config.options)
+    cls: Any = agent_class(config.agent)
+    options = model.model_validate(config.options)
     return lambda catalog_path: cls(catalog_path, config=options)
 
 
