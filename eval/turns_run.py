@@ -55,6 +55,21 @@ def _agent_spec(config: TurnsConfig) -> Any:
     return lambda catalog_path: cls(catalog_path, config=options)
 
 
+def turns_cost(prompt_tokens: int, completion_tokens: int) -> float:
+    """Estimated USD of the agent's LLM reranker tokens at its model's list price (0 when off or unpriced).
+
+    ``TECHJAM_PHASE6_MODE`` names the model, or ``1`` for ``SEEK_LLM``.
+    """
+    from llm_adapters import estimate_cost
+
+    settings = get_settings()
+    if not settings.phase6_enabled or not (prompt_tokens or completion_tokens):
+        return 0.0
+    mode = (settings.techjam_phase6_mode or "").strip()
+    model_id = settings.llm if mode.lower() in {"1", "on", "true", "yes"} else mode
+    return estimate_cost(model_id, prompt_tokens, completion_tokens) or 0.0
+
+
 def official(report: Any) -> dict[str, float]:
     """The headline metrics of a TurnsReport, as the official evaluator prints them."""
     return {name: float(getattr(report, name)) for name in OFFICIAL_METRICS}
@@ -97,7 +112,8 @@ def run_turns_dataset(
                 "catalog_path": info.catalog_path, "sessions_path": info.sessions_path,
                 "wall_seconds": report.wall_seconds},
         summary={**first, "n_sessions": float(report.n_sessions)}, per_group=per_group, items=items, gates=[gate],
-        usage=Usage(prompt_tokens=report.prompt_tokens, completion_tokens=report.completion_tokens),
+        usage=Usage(prompt_tokens=report.prompt_tokens, completion_tokens=report.completion_tokens,
+                    cost_usd=turns_cost(report.prompt_tokens, report.completion_tokens)),
         llm=f"phase6:{settings.techjam_phase6_mode}" if settings.phase6_enabled else "offline",
         judge="simulator", seconds=round(time.perf_counter() - started, 3),
     )

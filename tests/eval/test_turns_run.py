@@ -5,7 +5,7 @@ import pytest
 
 from eval.config import EvalConfig, TurnsConfig
 from eval.datasets import TurnsDatasetInfo, source_file
-from eval.turns_run import agent_options_model, run_turns_dataset, session_score
+from eval.turns_run import agent_options_model, run_turns_dataset, session_score, turns_cost
 
 
 @pytest.fixture
@@ -77,3 +77,19 @@ class TestAgentOptions:
     def test_agent_without_a_config_takes_no_options(self, small_public):
         with pytest.raises(ValueError, match="takes no options"):
             run_turns_dataset(small_public, TurnsConfig(agent="baseline", options={"x": 1}))
+
+
+class TestTurnsCost:
+    def test_off_costs_nothing(self):
+        assert turns_cost(1000, 1000) == 0.0
+
+    def test_phase6_model_is_priced_at_list_price(self, monkeypatch):
+        monkeypatch.setenv("TECHJAM_PHASE6_MODE", "anthropic:claude-haiku-4-5")
+        from llm_adapters import estimate_cost
+
+        assert turns_cost(2_000_000, 100_000) == pytest.approx(estimate_cost("anthropic:claude-haiku-4-5", 2_000_000, 100_000))
+
+    def test_mode_one_uses_the_slides_llm(self, monkeypatch):
+        monkeypatch.setenv("TECHJAM_PHASE6_MODE", "1")
+        monkeypatch.setenv("SEEK_LLM", "anthropic:claude-haiku-4-5")
+        assert turns_cost(1_000_000, 0) > 0
