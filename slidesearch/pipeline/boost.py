@@ -12,7 +12,7 @@ from slidesearch.pipeline.state import Candidate, SearchState
 
 
 class BoostPass:
-    """07b: every expansion term searched in the pool (same voters and fusion as 07a), pooled into one 0-1 signal.
+    """07b: the expansion terms searched in the pool (same voters and fusion as 07a), pooled into one 0-1 signal.
 
     A slide with a primary score p becomes p x (1 + boost_cap x signal): at most +35% (seed).
     A slide with primary 0 gets zero_primary_share x signal x (weakest primary score):
@@ -32,8 +32,13 @@ class BoostPass:
             return state
         pool = state.pool
         terms = list(state.expansion)
-        dense = pool_dense_scores(ctx.library.vectors, pool, ctx.embed(terms))
-        bm25 = bm25_columns(ctx, terms, pool)
+        # Pooled before fusing: a slide's dense voice is its best term, its lexical voice one BM25 pass over
+        # every term's words; one fusion instead of one per term (10x less work at 122k slides).
+        cosines = state.term_scores
+        if cosines is None or cosines.shape != (pool.size, len(terms)):
+            cosines = pool_dense_scores(ctx.library.vectors, pool, ctx.embed(terms))
+        dense = cosines.max(axis=1, keepdims=True)
+        bm25 = bm25_columns(ctx, [" ".join(terms)], pool)
         pooled = fuse_angles(dense, bm25, np.zeros(0, dtype=np.int64), cfg)
         if not pooled:
             return state

@@ -130,7 +130,11 @@ class PrimaryPass:
         ctx = self.context
         pool = state.pool if state.pool is not None else np.arange(ctx.n, dtype=np.int64)
         queries = state.query_vectors if state.query_vectors is not None else ctx.embed(list(state.angles))
-        dense = pool_dense_scores(ctx.library.vectors, pool, queries)
+        # The expansion terms ride along in the same product, so the vectors are read once per request
+        # (reading 122k x d floats is this stage's whole cost); 07b picks their columns up.
+        terms = ctx.embed(list(state.expansion)) if state.expansion else queries[:0]
+        product = pool_dense_scores(ctx.library.vectors, pool, np.vstack([queries, terms]))
+        dense, term_scores = product[:, : len(queries)], product[:, len(queries) :]
         bm25 = bm25_columns(ctx, list(state.angles), pool)
         always = np.flatnonzero(np.isin(pool, np.fromiter(state.entity_rows, dtype=np.int64)))
         fused, angle_of = fuse_angles_by_angle(dense, bm25, always, ctx.config)
@@ -140,4 +144,5 @@ class PrimaryPass:
                       angle=angle_of[pos])
             for pos, score in sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))
         )
-        return replace(state, pool=pool, query_vectors=queries, candidates=candidates)
+        return replace(state, pool=pool, query_vectors=queries, candidates=candidates,
+                       term_scores=term_scores if state.expansion else None)

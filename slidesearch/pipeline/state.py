@@ -75,6 +75,7 @@ class SearchState:
     entity_rows: frozenset[int] = frozenset()
     pool: NDArray[np.int64] | None = None
     query_vectors: NDArray[np.float32] | None = None
+    term_scores: NDArray[np.float32] | None = None
     candidates: tuple[Candidate, ...] = ()
     scored: tuple[Candidate, ...] = ()
     groups: dict[str, tuple[Candidate, ...]] | None = None
