@@ -218,10 +218,12 @@ class SlideSearch:
         """"Why this?" for ``slide_ids`` under ``query``, in the order given.
 
         The query is run through the pipeline so each card carries the factors it was
-        ranked with; an id the response does not show is explained from its own text
-        with no score factors. An unknown id is a ValueError naming it.
+        ranked with; an id the response does not show (a slide or a verified row) is
+        explained from its own text with no score factors. An unknown id is a ValueError
+        naming it.
         """
-        unknown = [i for i in slide_ids if i not in self.library.id_to_row and not i.startswith("verified:")]
+        verified = {f"verified:{m.row_id}" for m in self.library.master}
+        unknown = [i for i in slide_ids if i not in self.library.id_to_row and i not in verified]
         if unknown:
             raise ValueError(f"unknown slide id(s): {', '.join(unknown)}")
         state, _ = self.run_state(query)
@@ -238,6 +240,9 @@ class SlideSearch:
                 row = self.library.id_to_row[sid]
                 cards.append(self.card(Candidate(row=row, section=self.library.section_of(row))))
             else:
-                raise ValueError(f"verified row {sid} is not in the response for this query")
+                index = next((i for i, m in enumerate(self.library.master) if f"verified:{m.row_id}" == sid), None)
+                if index is None:
+                    raise ValueError(f"unknown verified row {sid}")
+                cards.append(self.card(Candidate(master=index, section="Case Studies", verified=True)))
         items = [ExplainItem(card=c, snippet=self._snippet_for(c)) for c in cards]
         return explain_items(response.query, items, self.model, response.expanded_terms)

@@ -195,6 +195,20 @@ class TestLLMPaths:
         assert response.total_matches > 0
 
 
+class TestExplain:
+    def test_explains_shown_cards_unshown_slides_and_verified_rows(self, engine, generated):
+        library = generated[0]
+        response = engine.search_v2("risk analytics case studies")
+        shown = response.cards()[0].id
+        unshown = next(sid for sid in library.ids if sid not in {c.id for c in response.cards()})
+        verified = f"verified:{library.master[0].row_id}"
+        out = engine.explain("risk analytics case studies", [shown, unshown, verified])
+        assert [e.slide_id for e in out] == [shown, unshown, verified]
+        assert all(e.explanation and e.llm == "offline" for e in out)
+        with pytest.raises(ValueError, match="unknown"):
+            engine.explain("q", ["verified:nope"])
+
+
 class TestRetrieve:
     def test_retrieve_returns_k_ids_best_first(self, engine):
         hits = engine.retrieve("capital call notice automation", k=5)
