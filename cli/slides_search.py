@@ -46,6 +46,27 @@ def _card(card: Card, explanation: str | None) -> Text:
     return line
 
 
+def print_response(response, explanations: dict, max_sections: int | None = None) -> None:
+    """Sections as panels of cards in the engine's order, the coverage note, and the trace when present."""
+    console.print(f"[bold]{response.query}[/]  ·  {response.total_matches} cards  ·  intents {', '.join(response.intents)}"
+                  f"  ·  llm {response.llm}")
+    if response.expanded_terms:
+        console.print(f"[dim]expanded: {', '.join(response.expanded_terms)}[/]")
+    for section, cards in list(response.groups.items())[:max_sections]:
+        body = Group(*[_card(c, explanations[c.id].explanation if c.id in explanations else None) for c in cards]) \
+            if cards else Text("nothing in this section", style="dim")
+        console.print(Panel(body, title=f"{section} ({len(cards)})", title_align="left"))
+    if response.coverage_note:
+        console.print(f"[yellow]note:[/] {response.coverage_note}")
+    for note in response.notes:
+        console.print(f"[yellow]note:[/] {note}")
+    if response.trace is not None:
+        table = Table("stage", "in", "out", "ms", title="candidates per stage")
+        for row in response.trace:
+            table.add_row(row.stage, str(row.candidates_in), str(row.candidates_out), f"{row.ms:.1f}")
+        console.print(table)
+
+
 @app.command("search")
 def search(
     query: Annotated[list[str], typer.Argument(help="The brief; several arguments are several angles.")],
@@ -72,23 +93,7 @@ def search(
             data["explanations"] = [e.model_dump(mode="json") for e in explanations.values()]
         print_json(data)
         return
-    console.print(f"[bold]{response.query}[/]  ·  {response.total_matches} cards  ·  intents {', '.join(response.intents)}"
-                  f"  ·  llm {response.llm}")
-    if response.expanded_terms:
-        console.print(f"[dim]expanded: {', '.join(response.expanded_terms)}[/]")
-    for section, cards in response.groups.items():
-        body = Group(*[_card(c, explanations[c.id].explanation if c.id in explanations else None) for c in cards]) \
-            if cards else Text("nothing in this section", style="dim")
-        console.print(Panel(body, title=f"{section} ({len(cards)})", title_align="left"))
-    if response.coverage_note:
-        console.print(f"[yellow]note:[/] {response.coverage_note}")
-    for note in response.notes:
-        console.print(f"[yellow]note:[/] {note}")
-    if response.trace is not None:
-        table = Table("stage", "in", "out", "ms", title="candidates per stage")
-        for row in response.trace:
-            table.add_row(row.stage, str(row.candidates_in), str(row.candidates_out), f"{row.ms:.1f}")
-        console.print(table)
+    print_response(response, explanations)
 
 
 @app.command("explain")
