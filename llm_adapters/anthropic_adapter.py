@@ -15,12 +15,10 @@ import os
 from typing import Any, ClassVar
 
 from llm_adapters.llm import (
-    LLM,
     LLMError,
-    LLMUnavailable,
     ProviderReply,
     RetryableError,
-    api_key_from_env,
+    SdkModel,
     status_error,
 )
 
@@ -28,31 +26,23 @@ KEY_VARS = ("ANTHROPIC_API_KEY",)
 BASE_URL_VAR = "SEEK_ANTHROPIC_BASE_URL"
 
 
-class AnthropicModel(LLM):
+class AnthropicModel(SdkModel):
     """Claude via ``messages.create``; key from ANTHROPIC_API_KEY, base URL from SEEK_ANTHROPIC_BASE_URL."""
 
     provider: ClassVar[str] = "anthropic"
 
-    def __init__(self, model: str, **kwargs: Any) -> None:
-        super().__init__(model, **kwargs)
-        self._client: Any = None
+    key_vars: ClassVar[tuple[str, ...]] = KEY_VARS
+    sdk_package: ClassVar[str] = "anthropic"
 
-    def _sdk_client(self) -> Any:
-        if self._client is None:
-            key = api_key_from_env(self.id, KEY_VARS)
-            try:
-                import anthropic
-            except ImportError as exc:
-                raise LLMUnavailable(
-                    f"{self.id}: the anthropic SDK is not installed (pip install anthropic)"
-                ) from exc
-            self._client = anthropic.Anthropic(
-                api_key=key,
-                base_url=os.environ.get(BASE_URL_VAR) or None,
-                timeout=self.options.timeout,
-                max_retries=0,
-            )
-        return self._client
+    def _make_client(self, key: str) -> Any:
+        import anthropic
+
+        return anthropic.Anthropic(
+            api_key=key,
+            base_url=os.environ.get(BASE_URL_VAR) or None,
+            timeout=self.options.timeout,
+            max_retries=0,
+        )
 
     def _send(self, prompt: str, system: str | None, schema: dict[str, Any] | None) -> ProviderReply:
         client = self._sdk_client()

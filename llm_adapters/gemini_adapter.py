@@ -13,12 +13,10 @@ import os
 from typing import Any, ClassVar
 
 from llm_adapters.llm import (
-    LLM,
     LLMError,
-    LLMUnavailable,
     ProviderReply,
     RetryableError,
-    api_key_from_env,
+    SdkModel,
     status_error,
 )
 
@@ -39,36 +37,28 @@ def _transport_errors() -> tuple[type[BaseException], ...]:
     return tuple(found)
 
 
-class GeminiModel(LLM):
+class GeminiModel(SdkModel):
     """Gemini via ``models.generate_content``; key from GEMINI_API_KEY or GOOGLE_API_KEY."""
 
     provider: ClassVar[str] = "gemini"
 
-    def __init__(self, model: str, **kwargs: Any) -> None:
-        super().__init__(model, **kwargs)
-        self._client: Any = None
+    key_vars: ClassVar[tuple[str, ...]] = KEY_VARS
+    sdk_package: ClassVar[str] = "google-genai"
 
-    def _sdk_client(self) -> Any:
-        if self._client is None:
-            key = api_key_from_env(self.id, KEY_VARS)
-            try:
-                from google import genai
-                from google.genai import types
-            except ImportError as exc:
-                raise LLMUnavailable(
-                    f"{self.id}: the google-genai SDK is not installed (pip install google-genai)"
-                ) from exc
-            self._client = genai.Client(
-                api_key=key,
-                vertexai=False,
-                http_options=types.HttpOptions(
-                    base_url=os.environ.get(BASE_URL_VAR) or None,
-                    api_version=API_VERSION,
-                    timeout=int(self.options.timeout * 1000),
-                    retry_options=types.HttpRetryOptions(attempts=1),
-                ),
-            )
-        return self._client
+    def _make_client(self, key: str) -> Any:
+        from google import genai
+        from google.genai import types
+
+        return genai.Client(
+            api_key=key,
+            vertexai=False,
+            http_options=types.HttpOptions(
+                base_url=os.environ.get(BASE_URL_VAR) or None,
+                api_version=API_VERSION,
+                timeout=int(self.options.timeout * 1000),
+                retry_options=types.HttpRetryOptions(attempts=1),
+            ),
+        )
 
     def _send(self, prompt: str, system: str | None, schema: dict[str, Any] | None) -> ProviderReply:
         client = self._sdk_client()

@@ -270,6 +270,33 @@ class OfflineModel(LLM):
         raise LLMUnavailable("offline: no LLM configured (set SEEK_LLM); the deterministic fallback runs")
 
 
+class SdkModel(LLM):
+    """A vendor adapter whose SDK client is built on first call: the SDK imports cost seconds, and a model
+    that is never called (the offline default, a flag left off) should cost nothing and need no key."""
+
+    key_vars: ClassVar[tuple[str, ...]] = ()
+    sdk_package: ClassVar[str] = ""
+
+    def __init__(self, model: str, **kwargs: Any) -> None:
+        super().__init__(model, **kwargs)
+        self._client: Any = None
+
+    def _sdk_client(self) -> Any:
+        if self._client is None:
+            key = api_key_from_env(self.id, self.key_vars)
+            try:
+                self._client = self._make_client(key)
+            except ImportError as exc:
+                raise LLMUnavailable(
+                    f"{self.id}: the {self.sdk_package} SDK is not installed (pip install {self.sdk_package})"
+                ) from exc
+        return self._client
+
+    def _make_client(self, key: str) -> Any:
+        """Import the vendor SDK and build its client with the SDK's own retries off (retries are ours)."""
+        raise NotImplementedError
+
+
 # The statuses the vendors document as transient: request timeout, conflict (lock
 # contention), rate limit, and every 5xx (529 is Anthropic's "overloaded").
 RETRYABLE_STATUS = frozenset({408, 409, 429})

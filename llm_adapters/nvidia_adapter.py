@@ -13,12 +13,10 @@ import re
 from typing import Any, ClassVar
 
 from llm_adapters.llm import (
-    LLM,
     LLMError,
-    LLMUnavailable,
     ProviderReply,
     RetryableError,
-    api_key_from_env,
+    SdkModel,
     status_error,
 )
 
@@ -27,31 +25,23 @@ BASE_URL_VAR = "SEEK_NVIDIA_BASE_URL"
 DEFAULT_BASE_URL = "https://integrate.api.nvidia.com/v1"
 
 
-class NvidiaModel(LLM):
+class NvidiaModel(SdkModel):
     """An NVIDIA-hosted model via ``chat.completions.create``; key from NVIDIA_API_KEY."""
 
     provider: ClassVar[str] = "nvidia"
 
-    def __init__(self, model: str, **kwargs: Any) -> None:
-        super().__init__(model, **kwargs)
-        self._client: Any = None
+    key_vars: ClassVar[tuple[str, ...]] = KEY_VARS
+    sdk_package: ClassVar[str] = "openai"
 
-    def _sdk_client(self) -> Any:
-        if self._client is None:
-            key = api_key_from_env(self.id, KEY_VARS)
-            try:
-                import openai
-            except ImportError as exc:
-                raise LLMUnavailable(
-                    f"{self.id}: the openai SDK is not installed (pip install openai)"
-                ) from exc
-            self._client = openai.OpenAI(
-                api_key=key,
-                base_url=os.environ.get(BASE_URL_VAR) or DEFAULT_BASE_URL,
-                timeout=self.options.timeout,
-                max_retries=0,
-            )
-        return self._client
+    def _make_client(self, key: str) -> Any:
+        import openai
+
+        return openai.OpenAI(
+            api_key=key,
+            base_url=os.environ.get(BASE_URL_VAR) or DEFAULT_BASE_URL,
+            timeout=self.options.timeout,
+            max_retries=0,
+        )
 
     def _send(self, prompt: str, system: str | None, schema: dict[str, Any] | None) -> ProviderReply:
         client = self._sdk_client()
