@@ -22,13 +22,13 @@ A missing source is a ``DatasetMissing`` error naming the path looked for.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from core.files import file_sha256
 from core.settings import get_settings
 from eval.smart import parse_smart
 from slidesearch.ingest import SLIDEVQA_TEXTS, read_slidevqa
@@ -102,11 +102,7 @@ def source_file(path: Path) -> SourceFile:
     stat = path.stat()
     key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
     if key not in _HASH_CACHE:
-        digest = hashlib.sha256()
-        with path.open("rb") as fh:
-            for block in iter(lambda: fh.read(1 << 20), b""):
-                digest.update(block)
-        _HASH_CACHE[key] = digest.hexdigest()
+        _HASH_CACHE[key] = file_sha256(path)
     return SourceFile(path=str(path), sha256=_HASH_CACHE[key], bytes=stat.st_size)
 
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
 
+from core.files import file_sha256
 from core.settings import get_settings
 from slidesearch.content_type import SlideShape, classify_content_type
 from slidesearch.model import Deck, Slide, VerifiedCaseStudy, normalise_folder, universe_for
@@ -80,14 +81,6 @@ class IngestReport(BaseModel):
 
 class IngestError(ValueError):
     """A source that cannot be ingested at all (wrong kind, unreadable, no usable rows)."""
-
-
-def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def _slug(text: str) -> str:

@@ -10,7 +10,6 @@ The shelf label is the TechJam generator's coarse category
 from __future__ import annotations
 
 import gzip
-import hashlib
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -18,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+
+from core.files import file_sha256
 
 SEARCH_FIELDS = ("title", "features", "details", "description", "categories", "store")
 """The fields of the official searchable text, in the official order."""
@@ -152,14 +153,6 @@ def open_text(path: Path) -> Iterator[str]:
     opener = gzip.open if gzipped else open
     with opener(path, "rt", encoding="utf-8") as handle:
         yield from handle
-
-
-def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def parse_catalog_lines(lines: Iterator[str] | list[str]) -> tuple[list[Product], list[str]]:

@@ -20,8 +20,9 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from core.files import file_sha256
 from tenturns.agents import BaseAgent, make_agent
-from tenturns.catalog import file_sha256, load_catalog, open_text
+from tenturns.catalog import load_catalog, open_text
 from tenturns.simulator import MAX_TURNS, TOP_K, Shopper, TurnsSession, normalize_recommendations
 
 MISS_TURN = MAX_TURNS + 1
