@@ -1,4 +1,3 @@
-import importlib.util
 import json
 import os
 import subprocess
@@ -8,30 +7,20 @@ from pathlib import Path
 
 import httpx
 import pytest
+import serve_corpus
 from typer.testing import CliRunner
 
 from cli.main import app
 from slidesearch.serve.http_api import free_port
 from slidesearch.serve.usage_log import UsageLog
 
+REPO = Path(__file__).resolve().parents[2]
 runner = CliRunner()
 
 
 def _said(result) -> str:
     """The command's output with rich's line wrapping undone."""
     return " ".join(result.output.split())
-REPO = Path(__file__).resolve().parents[2]
-CORPUS = REPO / "tests" / "slidesearch" / "test_serve_service.py"
-
-
-def _build_index(home: Path) -> Path:
-    """The serving tests' corpus saved as the default index (loaded by path from its test module)."""
-    if "serve_corpus" not in sys.modules:
-        spec = importlib.util.spec_from_file_location("serve_corpus", CORPUS)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        sys.modules["serve_corpus"] = module
-    return sys.modules["serve_corpus"].build_index(home)
 
 
 class TestServeArguments:
@@ -50,7 +39,7 @@ class TestServeArguments:
         assert result.exit_code == 1 and "seek slides index" in _said(result)
 
     def test_unknown_scope_lists_the_librarys_universes(self, _isolated_seek_home):
-        _build_index(_isolated_seek_home)
+        serve_corpus.build_index(_isolated_seek_home)
         result = runner.invoke(app, ["slides", "serve", "--mcp", "--universes", "Pharma"])
         assert result.exit_code == 1 and "the library has DAAIS, EdTech, S&R" in _said(result)
 
@@ -83,7 +72,7 @@ class TestLogExport:
 
 @pytest.mark.integration
 def test_http_server_starts_on_loopback_and_needs_the_token(_isolated_seek_home):
-    _build_index(_isolated_seek_home)
+    serve_corpus.build_index(_isolated_seek_home)
     port = free_port()
     env = {**os.environ, "SEEK_HOME": str(_isolated_seek_home), "SEEK_API_TOKEN": "cli-token-123"}
     process = subprocess.Popen([sys.executable, "-m", "cli.main", "slides", "serve", "--http", "--port", str(port),

@@ -6,17 +6,15 @@ Chromium missing is a failure, not a skip: CI (.ci/run) installs it.
 """
 
 import base64
-import importlib.util
 import itertools
 import json
 import shutil
 import subprocess
-import sys
 import time
-from pathlib import Path
 
 import httpx
 import pytest
+import serve_corpus
 from pptx import Presentation
 from websockets.sync.client import connect
 
@@ -34,16 +32,6 @@ QUERY = "customer analytics"
 CTRL = 2  # the DevTools protocol's modifier bit for Control
 #: A two-angle brief whose second angle the library never uses (coverage note) and that finds a verified row.
 BRIEF = ["fraud detection", "zebrafish"]
-
-
-def load_serve_corpus():
-    """The serving tests' shared corpus (tests/slidesearch/test_serve_service.py), loaded by path."""
-    if "serve_corpus" not in sys.modules:
-        spec = importlib.util.spec_from_file_location("serve_corpus", Path(__file__).with_name("test_serve_service.py"))
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        sys.modules["serve_corpus"] = module
-    return sys.modules["serve_corpus"]
 
 
 def _chromium() -> str:
@@ -124,7 +112,7 @@ def browser(tmp_path):
 
 def test_search_explain_and_download_a_deck_in_chromium(browser, tmp_path):
     browser_session, page = browser
-    engine = SlideSearch(load_serve_corpus().build_library())
+    engine = SlideSearch(serve_corpus.build_library())
     log = UsageLog(tmp_path / "library.db")
     service = SlideService(engine, usage_log=log)
     downloads = tmp_path / "downloads"

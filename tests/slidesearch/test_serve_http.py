@@ -1,12 +1,10 @@
 import base64
-import importlib.util
 import io
-import sys
 import threading
-from pathlib import Path
 
 import httpx
 import pytest
+import serve_corpus
 from fastapi.testclient import TestClient
 from pptx import Presentation
 
@@ -16,19 +14,9 @@ from slidesearch.serve.service import SlideService
 from slidesearch.serve.usage_log import UsageLog
 
 
-def load_serve_corpus():
-    """The serving tests' shared corpus (tests/slidesearch/test_serve_service.py), loaded by path."""
-    if "serve_corpus" not in sys.modules:
-        spec = importlib.util.spec_from_file_location("serve_corpus", Path(__file__).with_name("test_serve_service.py"))
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        sys.modules["serve_corpus"] = module
-    return sys.modules["serve_corpus"]
-
-
 @pytest.fixture(scope="module")
 def engine() -> SlideSearch:
-    return SlideSearch(load_serve_corpus().build_library())
+    return SlideSearch(serve_corpus.build_library())
 
 
 @pytest.fixture()

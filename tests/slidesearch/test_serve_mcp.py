@@ -1,7 +1,6 @@
 """The MCP server driven by the SDK's own client over stdio, as an assistant would spawn it."""
 
 import base64
-import importlib.util
 import io
 import os
 import sys
@@ -9,6 +8,7 @@ from pathlib import Path
 
 import anyio
 import pytest
+import serve_corpus
 from mcp import Client, StdioServerParameters
 from pptx import Presentation
 
@@ -23,19 +23,9 @@ REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.integration
 
 
-def load_serve_corpus():
-    """The serving tests' shared corpus (tests/slidesearch/test_serve_service.py), loaded by path."""
-    if "serve_corpus" not in sys.modules:
-        spec = importlib.util.spec_from_file_location("serve_corpus", Path(__file__).with_name("test_serve_service.py"))
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        sys.modules["serve_corpus"] = module
-    return sys.modules["serve_corpus"]
-
-
 @pytest.fixture()
 def index(_isolated_seek_home) -> Path:
-    return load_serve_corpus().build_index(_isolated_seek_home)
+    return serve_corpus.build_index(_isolated_seek_home)
 
 
 def _server(home: Path, *extra: str) -> StdioServerParameters:
@@ -138,7 +128,7 @@ class TestScopedServer:
 
 class TestStreamableHttpTransport:
     def test_http_transport_serves_the_same_scoped_tools(self, tmp_path):
-        engine = SlideSearch(load_serve_corpus().build_library())
+        engine = SlideSearch(serve_corpus.build_library())
         log = UsageLog(tmp_path / "library.db")
         service = SlideService(engine, scope=["S&R"], usage_log=log)
         app = build_mcp_server(service, decks_dir=tmp_path / "decks", stdio=False).streamable_http_app()
