@@ -1,10 +1,9 @@
 """The phase-6 reranker end to end: flag on, real vendor SDK, a local HTTP stub speaking each wire format."""
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from llm_stub import StubServer, loopback_only
 
 from tenturns.agents.phrase import TenTurnsAgent
 
@@ -44,45 +43,6 @@ VENDORS = {
 }
 
 
-class Stub:
-    """Answers every POST with the next queued (status, body) and keeps the request bodies."""
-
-    def __init__(self):
-        self.replies, self.bodies = [], []
-        stub = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):
-                length = int(self.headers.get("content-length") or 0)
-                stub.bodies.append(json.loads(self.rfile.read(length) or b"{}"))
-                status, body = stub.replies.pop(0) if stub.replies else (500, {"error": {"message": "empty"}})
-                payload = json.dumps(body).encode()
-                self.send_response(status)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
-
-            def log_message(self, *args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-
-    @property
-    def url(self):
-        host, port = self.server.server_address[:2]
-        return f"http://{host}:{port}"
-
-    def __enter__(self):
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.server.shutdown()
-        self.server.server_close()
-
-
 @pytest.fixture
 def catalog_path(tmp_path):
     path = tmp_path / "catalog.jsonl"
@@ -93,10 +53,8 @@ def catalog_path(tmp_path):
 @pytest.fixture(params=sorted(VENDORS))
 def vendor(request, monkeypatch):
     model_id, key_var, url_var, suffix, body = VENDORS[request.param]
-    for var in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
-        monkeypatch.delenv(var, raising=False)
-    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
-    with Stub() as stub:
+    loopback_only(monkeypatch)
+    with StubServer() as stub:
         monkeypatch.setenv(key_var, "test-key-not-real")
         monkeypatch.setenv(url_var, stub.url + suffix)
         monkeypatch.setenv("TECHJAM_PHASE6_MODE", model_id)
@@ -112,17 +70,18 @@ def last_turn(agent):
 class TestRerankOverTheWire:
     def test_the_vendor_order_is_shown_and_its_tokens_reported(self, vendor, catalog_path):
         stub, body, model_id = vendor
-        stub.replies.append((200, body(REPLY)))
+        stub.queue(200, body(REPLY))
         agent = TenTurnsAgent(catalog_path)
         response = last_turn(agent)
         assert [r["parent_asin"] for r in response["recommendations"]] == ["S2", "S1", "S0"]
         assert response["usage"] == {"prompt_tokens": 120, "completion_tokens": 9}
         assert agent.traces("s")[-1]["llm"] == model_id
-        assert "feature 0 -> verbatim" in json.dumps(stub.bodies[0])
+        assert "feature 0 -> verbatim" in json.dumps(stub.requests[0].body)
 
     def test_a_server_error_fails_open_to_the_deterministic_order(self, vendor, catalog_path):
         stub, _, _ = vendor
-        stub.replies.extend([(400, {"error": {"message": "bad request", "type": "invalid_request_error"}})] * 3)
+        for _ in range(3):
+            stub.queue(400, {"error": {"message": "bad request", "type": "invalid_request_error"}})
         agent = TenTurnsAgent(catalog_path)
         response = last_turn(agent)
         assert [r["parent_asin"] for r in response["recommendations"]] == ["S0", "S1", "S2"]
