@@ -29,8 +29,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bench.machine import peak_rss_mb
 from bench.plots import sessions_bars
+from bench.slides_bench import own_peak_rss_mb
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -95,7 +95,7 @@ def agent_phase(agent: str, catalog_path: Path, sessions_path: Path, limit: int 
         "build_share": round(build_s / (build_s + run_s), 3),
         "hr10": report.hr10,
         "technical_score": report.technical_score,
-        "peak_rss_mb": round(peak_rss_mb(), 1),
+        "peak_rss_mb": round(own_peak_rss_mb(), 1),
     }
 
 

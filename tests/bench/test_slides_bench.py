@@ -91,3 +91,14 @@ class TestBenchSlidesQuick:
         assert out["plots"] == ["slides_latency.png", "slides_indexing.png"]
         for name in out["plots"]:
             assert (tmp_path / name).stat().st_size > 2_000
+
+
+class TestOwnPeakRss:
+    def test_a_small_child_of_a_large_parent_reports_its_own_peak(self):
+        import subprocess
+        import sys
+
+        ballast = b"\x01" * (300 * 1024 * 1024)  # the parent holds 300 MiB (touched) when it starts the child
+        code = "from bench.slides_bench import own_peak_rss_mb; print(own_peak_rss_mb())"
+        child = float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
+        assert len(ballast) and child < 200
