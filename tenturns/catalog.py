@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import gzip
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -155,11 +155,10 @@ def open_text(path: Path) -> Iterator[str]:
         yield from handle
 
 
-def parse_catalog_lines(lines: Iterator[str] | list[str]) -> tuple[list[Product], list[str]]:
-    """Products from JSONL lines plus one error string per bad row (``line N: why``)."""
-    products: list[Product] = []
+def raw_catalog_rows(lines: Iterable[str]) -> tuple[list[tuple[int, dict[str, Any]]], list[str]]:
+    """(line number, JSON object) of every row with a ``parent_asin``, plus one error per bad row (``line N: why``)."""
+    rows: list[tuple[int, dict[str, Any]]] = []
     errors: list[str] = []
-    seen: set[str] = set()
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
@@ -174,6 +173,16 @@ def parse_catalog_lines(lines: Iterator[str] | list[str]) -> tuple[list[Product]
         if not str(row.get("parent_asin") or "").strip():
             errors.append(f"line {number}: missing parent_asin")
             continue
+        rows.append((number, row))
+    return rows, errors
+
+
+def parse_catalog_lines(lines: Iterable[str]) -> tuple[list[Product], list[str]]:
+    """Products from JSONL lines plus one error string per bad row (``line N: why``)."""
+    raw, errors = raw_catalog_rows(lines)
+    products: list[Product] = []
+    seen: set[str] = set()
+    for number, row in raw:
         try:
             product = Product.model_validate(row)
         except ValidationError as exc:
@@ -184,6 +193,7 @@ def parse_catalog_lines(lines: Iterator[str] | list[str]) -> tuple[list[Product]
             continue
         seen.add(product.parent_asin)
         products.append(product)
+    errors.sort(key=lambda e: int(e.split(":", 1)[0].removeprefix("line ")))
     return products, errors
 
 

@@ -47,7 +47,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from tenturns.catalog import open_text, shelf_label
+from tenturns.catalog import open_text, raw_catalog_rows, shelf_label
 from tenturns.simulator import COLOR_WORDS, MATERIALS
 
 GENERATOR_VERSION = 4
@@ -569,21 +569,8 @@ def build_catalog(base: list[dict[str, Any]], config: GeneratorConfig) -> list[d
 
 def read_base_rows(path: Path) -> tuple[list[dict[str, Any]], list[str]]:
     """Raw rows of a real catalog file (bad rows reported with line numbers, as ``load_catalog`` does)."""
-    rows: list[dict[str, Any]] = []
-    errors: list[str] = []
-    for number, line in enumerate(open_text(path), start=1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            errors.append(f"line {number}: invalid JSON ({exc.msg})")
-            continue
-        if not isinstance(row, dict) or not str(row.get("parent_asin") or "").strip():
-            errors.append(f"line {number}: missing parent_asin")
-            continue
-        rows.append(row)
-    return rows, errors
+    rows, errors = raw_catalog_rows(open_text(path))
+    return [row for _, row in rows], errors
 
 
 def write_rows(rows: Iterable[dict[str, Any]], out: Path) -> str:
