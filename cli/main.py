@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import typer
 
-# Modules that add commands to the groups above; imported for that side effect.
+# slides_assemble, slides_search, slides_serve and turns_play add commands to the slides and turns
+# groups when imported; they are imported here for that side effect.
 from cli import (  # noqa: F401
     bench_cmd,
     demo,
