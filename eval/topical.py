@@ -16,8 +16,8 @@ BM25, embedding or other ranker chose or graded a label, so the set does not lea
 towards our engine.
 
 Grades: 3 = squarely about the brief, 2 = clearly relevant or useful for it,
-1 = related background; unlisted slides have gain 0. 50 briefs, 582 labels
-(273 graded 3, 168 graded 2, 141 graded 1). Every brief has a grade-3 slide.
+1 = related background; unlisted slides have gain 0. 50 briefs, 607 labels
+(273 graded 3, 172 graded 2, 162 graded 1). Every brief has a grade-3 slide.
 
 Each line of ``data/slidevqa_topical.jsonl`` is
 ``{"query_id", "query", "relevance": {slide_id: grade}, "note"}``; the note says
