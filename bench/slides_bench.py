@@ -250,7 +250,6 @@ def build_phase(n: int, seed: int = SEED, rebuild: bool = False) -> dict[str, An
 
 def query_phase(n: int, seed: int = SEED, max_queries: int = MAX_QUERIES) -> dict[str, Any]:
     """Load time, then per-query latency of the engine and both baselines, stage timings and peak memory."""
-    from core.lexical import analyse
     from slidesearch.engine import SlideSearch
     from slidesearch.library import Library, LibraryError
 
@@ -292,10 +291,10 @@ def query_phase(n: int, seed: int = SEED, max_queries: int = MAX_QUERIES) -> dic
     texts = [query_text(row["query"]) for row in queries]
     warm = query_text(WARMUP_QUERIES[0])
     brute_force(warm)
-    bm25.top_k(analyse(warm), TOP_K)
+    bm25.top_k(bm25.analyse(warm), TOP_K)
     engine_s = _each(engine_query, queries)
     brute_s = _each(brute_force, texts)
-    bm25_s = _each(lambda text: bm25.top_k(analyse(text), TOP_K), texts)
+    bm25_s = _each(lambda text: bm25.top_k(bm25.analyse(text), TOP_K), texts)
 
     total_ms = sum(engine_s) * 1000.0
     stages = {

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -27,9 +29,24 @@ BM25_METHOD = "robertson"
 OKAPI_EPSILON = 0.25
 
 
-def analyse(text: str, stopwords: frozenset[str] = ENGLISH_STOPWORDS) -> list[str]:
-    """The BM25 analyser: lower-case alphanumeric tokens without English stopwords."""
-    return tokenize(text, stopwords)
+@lru_cache(maxsize=4)
+def _stemmer(language: str) -> Any:
+    import Stemmer  # PyStemmer: the Snowball stemmers in C
+
+    try:
+        return Stemmer.Stemmer(language)
+    except KeyError:
+        raise ValueError(f"no Snowball stemmer for {language!r}; choose one of {', '.join(Stemmer.algorithms())}") from None
+
+
+def analyse(text: str, stopwords: frozenset[str] = ENGLISH_STOPWORDS, stemmer: str | None = None) -> list[str]:
+    """The BM25 analyser: lower-case alphanumeric tokens without English stopwords, Snowball-stemmed when asked.
+
+    ``stemmer`` names a Snowball language (``"english"`` is Porter2). Stopwords go before
+    stemming, so the list is matched against the words as written.
+    """
+    tokens = tokenize(text, stopwords)
+    return _stemmer(stemmer).stemWords(tokens) if stemmer and tokens else tokens
 
 
 def okapi_idf(n_docs: int, df: NDArray[np.float64], epsilon: float = OKAPI_EPSILON) -> NDArray[np.float64]:
@@ -47,20 +64,36 @@ def okapi_idf(n_docs: int, df: NDArray[np.float64], epsilon: float = OKAPI_EPSIL
 class BM25Index:
     """A BM25 index over pre-tokenised documents; scores come back as one dense array over all documents."""
 
-    def __init__(self, k1: float = 1.5, b: float = 0.75, method: str = BM25_METHOD) -> None:
+    def __init__(self, k1: float = 1.5, b: float = 0.75, method: str = BM25_METHOD, stemmer: str | None = None) -> None:
         import bm25s
 
-        self.k1, self.b, self.method = k1, b, method
+        self.k1, self.b, self.method, self.stemmer = k1, b, method, stemmer
         self._bm25 = bm25s.BM25(k1=k1, b=b, method=method)
         self._vocab: dict[str, int] = {}
         self.n_docs = 0
 
     @classmethod
-    def build(cls, docs: Sequence[Sequence[str]], k1: float = 1.5, b: float = 0.75, method: str = BM25_METHOD) -> BM25Index:
-        """Index tokenised documents; row i of every score array is ``docs[i]``."""
+    def from_texts(cls, texts: Sequence[str], k1: float = 1.5, b: float = 0.75, stemmer: str | None = None) -> BM25Index:
+        """Index raw texts with :func:`analyse`; the index keeps the stemmer, so :meth:`analyse` matches it."""
+        return cls.build([analyse(t, stemmer=stemmer) for t in texts], k1=k1, b=b, stemmer=stemmer)
+
+    def analyse(self, text: str) -> list[str]:
+        """A query's tokens as this index's documents were analysed (same stopwords, same stemmer)."""
+        return analyse(text, stemmer=self.stemmer)
+
+    @classmethod
+    def build(
+        cls, docs: Sequence[Sequence[str]], k1: float = 1.5, b: float = 0.75, method: str = BM25_METHOD,
+        stemmer: str | None = None,
+    ) -> BM25Index:
+        """Index tokenised documents; row i of every score array is ``docs[i]``.
+
+        ``stemmer`` only records how ``docs`` were analysed (for :meth:`analyse`); the
+        tokens are taken as given.
+        """
         import bm25s
 
-        index = cls(k1=k1, b=b, method=method)
+        index = cls(k1=k1, b=b, method=method, stemmer=stemmer)
         vocab: dict[str, int] = {}
         ids = [[vocab.setdefault(tok, len(vocab)) for tok in doc] for doc in docs]
         index._vocab = vocab
@@ -110,7 +143,8 @@ class BM25Index:
         directory.mkdir(parents=True, exist_ok=True)
         if self._vocab:
             self._bm25.save(str(directory), show_progress=False)
-        meta = {"vocab": self._vocab, "n_docs": self.n_docs, "k1": self.k1, "b": self.b, "method": self.method}
+        meta = {"vocab": self._vocab, "n_docs": self.n_docs, "k1": self.k1, "b": self.b, "method": self.method,
+                "stemmer": self.stemmer}
         tmp = directory / "seek_vocab.json.tmp"
         tmp.write_text(json.dumps(meta))
         tmp.replace(directory / "seek_vocab.json")
@@ -121,7 +155,8 @@ class BM25Index:
         import bm25s
 
         meta = json.loads((directory / "seek_vocab.json").read_text())
-        index = cls(k1=meta.get("k1", 1.5), b=meta.get("b", 0.75), method=meta.get("method", BM25_METHOD))
+        index = cls(k1=meta.get("k1", 1.5), b=meta.get("b", 0.75), method=meta.get("method", BM25_METHOD),
+                    stemmer=meta.get("stemmer"))
         if meta["vocab"]:
             index._bm25 = bm25s.BM25.load(str(directory), mmap=mmap, show_progress=False)
             # Indexes saved before the parameters were recorded carry them only in bm25s's own file.

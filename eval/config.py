@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from slidesearch.config import SearchConfig
+from slidesearch.config import LexicalConfig, SearchConfig
 
 
 class SlidesConfig(BaseModel):
@@ -25,6 +25,10 @@ class SlidesConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     search: SearchConfig = Field(default_factory=SearchConfig)
+    lexical: LexicalConfig = Field(
+        default_factory=LexicalConfig,
+        description="How each dataset's library builds BM25 (ignored for a stored index, e.g. a query log's).",
+    )
     top_per_group: int = Field(default=15, ge=1, description="search_v2's top_per_group (seed: 15).")
     retrieve_k: int = Field(default=100, ge=10, description="Depth of retrieve() on the IR sets (Recall@100).")
     explain: bool = Field(default=True, description="Fetch every card's 'why this?' before judging (seed's loop).")

@@ -6,6 +6,9 @@ Slides suite
                  ``GENERATED_SEED``) under ``SEEK_HOME/eval/generated`` on first use.
   ``slidevqa``   1,284 real slide texts and 1,640 questions; a question's evidence
                  slides are its relevant slides (gain 1).
+  ``slidevqa-topical``  50 hand-graded topical briefs over the same 1,284 slides
+                 (``eval.topical``; gains 1-3): the reps' kind of query, measured
+                 with the retrieval stages like SlideVQA.
   ``cranfield``  1,400 abstracts, 225 queries; qrels mapped by query position, graded
                  gain = 5 - code, the 225 ``-1`` lines dropped (README gotchas 1-4).
   ``cisi``       1,460 abstracts; binary qrels; only the 76 judged queries of 112 are
@@ -34,7 +37,7 @@ from eval.smart import parse_smart
 from slidesearch.ingest import SLIDEVQA_TEXTS, read_slidevqa
 from slidesearch.model import Slide, VerifiedCaseStudy
 
-SLIDES_DATASETS = ("generated", "slidevqa", "cranfield", "cisi")
+SLIDES_DATASETS = ("generated", "slidevqa", "slidevqa-topical", "cranfield", "cisi")
 TURNS_DATASETS = ("public-sample", "public-50k", "synthetic-1", "synthetic-2", "synthetic-3")
 LOG_PREFIX = "log:"
 
@@ -250,6 +253,10 @@ def load_slides_dataset(name: str) -> SlidesDataset:
         return load_cisi(data_dir / "ir" / "cisi")
     if name == "slidevqa":
         return load_slidevqa(data_dir / "slidevqa")
+    if name == "slidevqa-topical":
+        from eval.topical import load_slidevqa_topical
+
+        return load_slidevqa_topical(data_dir)
     if name == "generated":
         from eval.generated import load_generated
 

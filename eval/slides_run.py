@@ -30,6 +30,7 @@ from eval.gates import zero_result_gate
 from eval.judges import UNJUDGED, JudgeCard, LabelJudge, LLMJudge
 from eval.metrics import mean, mrr_at_k, ndcg_at_k, recall_at_k
 from eval.runs import Card, DatasetResult, ItemResult, Usage
+from slidesearch.config import LexicalConfig
 from slidesearch.library import Library
 
 VERDICT_VALUE = {"correct": 1.0, "50-50": 0.5, "wrong": 0.0}
@@ -50,7 +51,9 @@ def _embedder(name: str) -> CachedEmbedder:
     return CachedEmbedder(make_embedder(name), get_settings().cache_dir / "eval_embeddings.sqlite")
 
 
-def build_library(dataset: SlidesDataset, embedder_name: str) -> tuple[Library, CachedEmbedder | None]:
+def build_library(
+    dataset: SlidesDataset, embedder_name: str, lexical: LexicalConfig | None = None
+) -> tuple[Library, CachedEmbedder | None]:
     """The dataset's library: the stored index it names, or built in memory through the embedding cache.
 
     The cache (``SEEK_HOME/cache/eval_embeddings.sqlite``) makes every build after the first
@@ -59,7 +62,7 @@ def build_library(dataset: SlidesDataset, embedder_name: str) -> tuple[Library, 
     if dataset.library_path:
         return Library.open(Path(dataset.library_path)), None
     embedder = _embedder(embedder_name)
-    return Library.from_slides(dataset.docs, master=dataset.master, embedder=embedder), embedder
+    return Library.from_slides(dataset.docs, master=dataset.master, embedder=embedder, lexical=lexical), embedder
 
 
 def _angles(query: str | list[str]) -> list[str]:
@@ -109,7 +112,7 @@ def run_slides_dataset(
     """Measure ``dataset`` with ``config``; a query the engine refuses is recorded as a zero-result item."""
     started = time.perf_counter()
     embedder_name = config.embedder or get_settings().embedder
-    library, embedder = build_library(dataset, embedder_name)
+    library, embedder = build_library(dataset, embedder_name, config.lexical)
     engine = engine_factory(library, config)
     queries = dataset.queries[: config.max_queries] if config.max_queries else dataset.queries
     trace_query = config.trace_query or (_query_text(queries[0].text) if queries else None)

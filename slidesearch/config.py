@@ -21,6 +21,25 @@ MAX_ANGLES = 8
 PrimaryFusion = Literal["blend", "rrf", "dense_rrf"]
 
 
+class LexicalConfig(BaseModel):
+    """How a library's BM25 index is built; fixed at index time (the query side reads it from the index).
+
+    Chosen by measurement on SlideVQA, Cranfield and CISI together (docs/EXPERIMENT_LOG.md):
+    the whole slide text and the Snowball English stemmer each gained on all three.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    text: Literal["full", "snippet"] = Field(
+        default="full",
+        description="full: title + the whole text (a slide's later lines hold the facts asked about); "
+        "snippet: the 600-character indexed snippet the dense vector reads.",
+    )
+    stemmer: str | None = Field(default="english", description="Snowball language for BM25 tokens; None keeps words as written.")
+    k1: float = Field(default=1.5, gt=0.0, description="BM25 k1 (rank-bm25's default).")
+    b: float = Field(default=0.75, ge=0.0, le=1.0, description="BM25 b (rank-bm25's default).")
+
+
 class SearchConfig(BaseModel):
     """The pipeline's numbers. ``primary_fusion`` picks the 07a fusion; the rest follow the seed."""
 

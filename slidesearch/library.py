@@ -28,10 +28,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from core.embed import Embedder, make_embedder
-from core.lexical import BM25Index, analyse
+from core.lexical import BM25Index
 from core.rarity import DocFreqTable
 from core.settings import get_settings
 from core.text import ENGLISH_STOPWORDS, GENERIC_BUSINESS_TERMS, ngrams, tokenize
+from slidesearch.config import LexicalConfig
 from slidesearch.model import (
     PREVIEW_CHARS,
     SECTION_INDEX,
@@ -399,11 +400,13 @@ class Library:
         *,
         progress: Progress | None = None,
         batch_size: int = 256,
+        lexical: LexicalConfig | None = None,
     ) -> Library:
         """Build a library in memory: columns, embeddings, BM25, rarity, clusters, taxonomy and master vectors.
 
         ``embedder`` is an embedder or its name (default: ``settings.embedder``).
         ``progress(stage, done, total)`` is called as the slow stages advance.
+        ``lexical`` says how BM25 is built (default ``LexicalConfig()``: whole text, stemmed).
         Duplicate slide ids are an error (the id is the slide's identity everywhere).
         """
         lib = cls()
@@ -417,7 +420,9 @@ class Library:
         lib.vectors = _encode(model, lib.snippets, "embed", progress, batch_size)
         if progress:
             progress("bm25", 0, lib.n)
-        lib.bm25 = BM25Index.build([analyse(s) for s in lib.snippets])
+        lex = lexical or LexicalConfig()
+        lib.bm25 = BM25Index.from_texts(documents if lex.text == "full" else lib.snippets, k1=lex.k1, b=lex.b,
+                                        stemmer=lex.stemmer)
         if progress:
             progress("bm25", lib.n, lib.n)
         lib.rarity, terms = mine_terms(documents, progress)

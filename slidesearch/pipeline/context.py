@@ -18,7 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from core.embed import Embedder
-from core.lexical import BM25Index, analyse
+from core.lexical import BM25Index
 from core.rarity import scaled_threshold
 from core.text import punctuation_insensitive
 from slidesearch.config import SearchConfig
@@ -118,7 +118,7 @@ class SearchContext:
         Candidates come from the BM25 index (a non-zero score means the word is there), so
         only the few slides holding every word are string-checked for the exact phrase.
         """
-        words = analyse(term)
+        words = self.bm25.analyse(term)
         if not words:
             return np.zeros(0, dtype=np.int64)
         hits = np.ones(self.n, dtype=bool)

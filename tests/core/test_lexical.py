@@ -46,6 +46,17 @@ class TestAnalyse:
     def test_custom_stopwords(self):
         assert analyse("the supply chain", frozenset({"chain"})) == ["the", "supply"]
 
+    def test_snowball_stemming_folds_inflections(self):
+        assert analyse("Case studies of the retailers", stemmer="english") == analyse("case study retailer", stemmer="english")
+
+    def test_stopwords_are_matched_before_stemming(self):
+        # "was" stems to "wa"; the stoplist must still see the word as written
+        assert analyse("it was reported", stemmer="english") == ["report"]
+
+    def test_unknown_stemmer_language_is_a_clear_error(self):
+        with pytest.raises(ValueError, match="no Snowball stemmer for 'klingon'"):
+            analyse("text", stemmer="klingon")
+
 
 class TestAgreesWithRankBm25:
     def test_scores_equal_bm25okapi_scores(self):
@@ -146,6 +157,19 @@ class TestSaveLoad:
         assert (loaded.k1, loaded.b, loaded.method, loaded.n_docs) == (1.2, 0.6, "robertson", len(TOY))
         for query in (["flow"], ["retail", "pricing"], ["zebra"]):
             np.testing.assert_array_equal(loaded.scores(query), index.scores(query))
+
+    def test_round_trip_keeps_the_stemmer_so_queries_match_the_documents(self, tmp_path):
+        index = BM25Index.from_texts(["retail pricing studies", "turbulent flows", "wing loads", "heat transfer"], stemmer="english")
+        index.save(tmp_path / "bm25")
+        loaded = BM25Index.load(tmp_path / "bm25")
+        assert loaded.stemmer == "english"
+        assert loaded.analyse("flowing") == ["flow"]
+        assert loaded.scores(loaded.analyse("price study")).tolist()[1] == 0.0
+        assert loaded.scores(loaded.analyse("price study"))[0] > 0
+
+    def test_an_index_saved_without_a_stemmer_analyses_queries_unstemmed(self, tmp_path):
+        BM25Index.build(TOY).save(tmp_path / "bm25")
+        assert BM25Index.load(tmp_path / "bm25").analyse("Flowing prices") == ["flowing", "prices"]
 
     def test_round_trip_of_an_empty_index(self, tmp_path):
         BM25Index.build([[]]).save(tmp_path / "bm25")

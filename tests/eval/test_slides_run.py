@@ -102,7 +102,7 @@ class TestRetrieveRun:
         assert first.items[0].ranked[0] == "cs-fraud" and first.passed
         built = []
         original = slides_run.build_library
-        monkeypatch.setattr(slides_run, "build_library", lambda d, e: built.append(original(d, e)) or built[-1])
+        monkeypatch.setattr(slides_run, "build_library", lambda d, e, lex=None: built.append(original(d, e, lex)) or built[-1])
         second = run_slides_dataset(_dataset("retrieve"), CONFIG.model_copy(update={"retrieve_k": 10}))
         assert second.summary == first.summary
         assert built[0][1].misses == 0 and built[0][1].hits > len(DOCS)

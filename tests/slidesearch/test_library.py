@@ -4,6 +4,7 @@ from datetime import date
 import numpy as np
 import pytest
 
+from slidesearch.config import LexicalConfig
 from slidesearch.library import (
     SCHEMA_VERSION,
     Library,
@@ -12,7 +13,7 @@ from slidesearch.library import (
     mine_taxonomy,
     mine_terms,
 )
-from slidesearch.model import SECTIONS, Slide, VerifiedCaseStudy
+from slidesearch.model import SECTIONS, Slide, VerifiedCaseStudy, slide_document, snippet
 
 TOPICS = [
     (
@@ -87,10 +88,22 @@ class TestFromSlides:
         assert library.master_vectors.shape == (1, library.vectors.shape[1])
 
     def test_bm25_and_rarity_find_the_rare_phrase(self, library):
-        rows, _ = library.bm25.top_k(["capital", "call"], 1)
+        rows, _ = library.bm25.top_k(library.bm25.analyse("capital calls"), 1)
         assert library.ids[rows[0]] == "rare"
         assert library.rarity.df("capital call") == 1
         assert library.rarity.df("fraud") == 12 and library.rarity.df("fraud detection") == 12
+
+    def test_bm25_reads_the_whole_text_stemmed_by_default(self):
+        tail = "Escrow reconciliation closes the quarter."
+        long_slide = Slide(slide_id="long", deck_id="d", title="Quarter close", text="filler words " * 60 + tail)
+        others = [Slide(slide_id=f"o{i}", deck_id="d", title=f"Other {i}", text="pricing notes") for i in range(3)]
+        assert tail not in snippet(slide_document(long_slide.title, long_slide.text))
+        full = Library.from_slides([long_slide, *others], embedder="fast")
+        rows, _ = full.bm25.top_k(full.bm25.analyse("reconciled escrows"), 1)
+        assert full.bm25.stemmer == "english" and full.ids[rows[0]] == "long"
+        cut = Library.from_slides([long_slide, *others], embedder="fast",
+                                  lexical=LexicalConfig(text="snippet", stemmer=None))
+        assert cut.bm25.top_k(cut.bm25.analyse("escrow reconciliation"), 1)[0].size == 0
 
     def test_faiss_index_searches_every_slide(self, library):
         scores, rows = library.faiss_index.search(library.vectors[:1], 1)
