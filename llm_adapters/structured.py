@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -72,8 +73,17 @@ def parse_reply(text: str, schema: type[BaseModel]) -> BaseModel:
 
 
 def schema_json(schema: type[BaseModel]) -> dict[str, Any]:
-    """The JSON Schema that is sent to the vendor and that keys the response cache."""
-    return schema.model_json_schema()
+    """The JSON Schema that is sent to the vendor and that keys the response cache.
+
+    Generated once per model class (pydantic takes about a millisecond per call, and the
+    offline classifier asks on every request); each caller gets its own copy to change.
+    """
+    return json.loads(_schema_text(schema))
+
+
+@lru_cache(maxsize=64)
+def _schema_text(schema: type[BaseModel]) -> str:
+    return json.dumps(schema.model_json_schema())
 
 
 def json_instruction(schema: dict[str, Any]) -> str:

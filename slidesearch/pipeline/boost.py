@@ -48,7 +48,7 @@ class BoostPass:
         for cand in state.candidates:
             s = signal.get(cand.row, 0.0)
             lift = cfg.boost_cap * s * cand.primary
-            boosted.append(replace(cand, boost=lift, fusion=cand.primary + lift, score=cand.primary + lift))
+            boosted.append(cand.evolve(boost=lift, fusion=cand.primary + lift, score=cand.primary + lift))
         have = {c.row for c in state.candidates}
         weakest = min((c.primary for c in state.candidates if c.primary > 0), default=1.0)
         sections = ctx.section_names

@@ -58,6 +58,6 @@ class EntitySlot:
             return state
         best = max(matches, key=lambda c: (c.score, -c.row))
         groups = {s: tuple(c for c in cards if c.row != best.row or c.row < 0) for s, cards in state.groups.items()}
-        spliced = replace(best, section=section, guaranteed=True)
+        spliced = best.evolve(section=section, guaranteed=True)
         groups[section] = tuple(sorted((*groups[section], spliced), key=lambda c: -c.score))
         return replace(state, groups=groups)

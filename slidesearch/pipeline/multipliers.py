@@ -120,7 +120,7 @@ class Multipliers:
                 typ = type_of[ctype]
             rec = float(recency[c.row])
             ent = cfg.entity_boost if c.row in state.entity_rows else 1.0
-            out.append(replace(c, folder=folder, type=typ, recency=rec, entity=ent,
+            out.append(c.evolve(folder=folder, type=typ, recency=rec, entity=ent,
                                score=c.fusion * folder * typ * rec * ent))
         out = hold_below_primary(out)
         out.sort(key=lambda c: (-c.score, c.row))
@@ -138,7 +138,7 @@ def hold_below_primary(cands: list[Candidate]) -> list[Candidate]:
     if weakest is None or not held or max(held) < weakest:
         return cands
     factor = weakest * (1 - 1e-3) / max(held)
-    return [replace(c, score=c.score * factor, held_below_primary=True) if c.primary <= 0 else c for c in cands]
+    return [c.evolve(score=c.score * factor, held_below_primary=True) if c.primary <= 0 else c for c in cands]
 
 
 class EntityFactor:
@@ -158,7 +158,7 @@ class EntityFactor:
         self.entity_boost = entity_boost
 
     def run(self, state: SearchState) -> SearchState:
-        out = [replace(c, entity=self.entity_boost, score=c.fusion * self.entity_boost) if c.row in state.entity_rows
-               else replace(c, score=c.fusion) for c in state.candidates]
+        out = [c.evolve(entity=self.entity_boost, score=c.fusion * self.entity_boost) if c.row in state.entity_rows
+               else c.evolve(score=c.fusion) for c in state.candidates]
         out.sort(key=lambda c: (-c.score, c.row))
         return replace(state, candidates=tuple(out), scored=tuple(out))

@@ -160,3 +160,15 @@ class TestEntityFactor:
         out = EntityFactor(1.5).run(SearchState(angles=("q",), candidates=cands, entity_rows=frozenset({1})))
         assert [(c.row, c.score) for c in out.candidates] == [(1, pytest.approx(0.6)), (0, 0.5)]
         assert all(c.folder == c.type == c.recency == 1.0 for c in out.candidates)
+
+
+class TestCandidateEvolve:
+    def test_matches_dataclasses_replace(self):
+        cand = Candidate(row=3, section="Case Studies", primary=0.4, fusion=0.4, score=0.4, angle=1)
+        evolved = cand.evolve(entity=1.5, score=0.6)
+        assert evolved == replace(cand, entity=1.5, score=0.6)
+        assert cand.score == 0.4 and evolved is not cand
+
+    def test_unknown_field_is_an_error(self):
+        with pytest.raises(TypeError, match="no field"):
+            Candidate(row=1).evolve(scroe=2.0)
