@@ -84,13 +84,18 @@ def compare(
     run_a: str = typer.Argument(..., help="Baseline run id (or 'latest', or a run folder)."),
     run_b: str = typer.Argument(..., help="Candidate run id."),
     as_json: bool = typer.Option(False, "--json"),
+    metric: str | None = typer.Option(
+        None, "--metric",
+        help="Pair this per-item value instead of each dataset's primary: an item metric (mrr@10, ...) or "
+        "correct_share / not_wrong_share of the judged cards.",
+    ),
 ) -> None:
     """Paired comparison per dataset (bootstrap over items) with the cross-dataset agreement gate's verdict."""
     from eval.compare import compare_runs
     from eval.runs import load_run
 
     try:
-        result = compare_runs(load_run(run_a), load_run(run_b))
+        result = compare_runs(load_run(run_a), load_run(run_b), metric)
     except (FileNotFoundError, ValueError) as exc:
         fail(str(exc))
     if as_json:
@@ -109,7 +114,7 @@ def compare(
         table.add_row(row.name, str(p.n), f"{p.baseline_mean:.4f}", f"{p.candidate_mean:.4f}",
                       f"{p.diff:+.4f}", f"[{p.ci_low:+.3f}, {p.ci_high:+.3f}]", f"[{colour}]{p.outcome}[/]{gate_note}")
     console.print(table)
-    primaries = sorted({f"{row.primary} ({row.name})" for row in result.datasets})
+    primaries = sorted({f"{row.primary} ({row.name})" for row in result.datasets if row.paired is not None})
     console.print(f"[dim]paired per item on: {', '.join(primaries)}; 1,000 bootstrap resamples[/]")
     for label, names in (("only in baseline", result.only_in_baseline), ("only in candidate", result.only_in_candidate)):
         if names:

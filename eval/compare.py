@@ -31,9 +31,12 @@ class Comparison(BaseModel):
     verdict: AgreementVerdict
 
 
-def compare_runs(baseline: RunRecord, candidate: RunRecord) -> Comparison:
+def compare_runs(baseline: RunRecord, candidate: RunRecord, metric: str | None = None) -> Comparison:
     """Pair per-item scores on every shared dataset and apply the cross-dataset agreement gate.
 
+    ``metric`` pairs another per-item value instead of each dataset's primary score (an
+    item metric such as ``mrr@10``, or ``correct_share`` / ``not_wrong_share`` of a
+    pipeline dataset's judged cards); a dataset without it is reported, not paired.
     A dataset whose source hashes differ between the runs is reported but not paired:
     the same item ids over different data would compare different things.
     """
@@ -53,11 +56,16 @@ def compare_runs(baseline: RunRecord, candidate: RunRecord) -> Comparison:
             if b.error:
                 blocked.append(name)
             continue
-        diff = paired_bootstrap(a.item_scores, b.item_scores)
+        values_a, values_b = a.item_values(metric), b.item_values(metric)
+        if not values_a or not values_b:
+            rows.append(DatasetComparison(name=name, primary=metric or a.primary, comparable=False,
+                                          note=f"no per-item {metric}", summary_delta=delta))
+            continue
+        diff = paired_bootstrap(values_a, values_b)
         paired[name] = diff
         if not b.passed:
             blocked.append(name)
-        rows.append(DatasetComparison(name=name, primary=a.primary, comparable=True, summary_delta=delta,
+        rows.append(DatasetComparison(name=name, primary=metric or a.primary, comparable=True, summary_delta=delta,
                                       paired=diff, candidate_gates_passed=b.passed))
     return Comparison(
         baseline=baseline.run_id, candidate=candidate.run_id, datasets=rows,

@@ -9,6 +9,8 @@ Slides suite
   ``slidevqa-topical``  50 hand-graded topical briefs over the same 1,284 slides
                  (``eval.topical``; gains 1-3): the reps' kind of query, measured
                  with the retrieval stages like SlideVQA.
+  ``slidevqa-topical-cards``  the same briefs through the whole search_v2 pipeline,
+                 every card judged (unlabelled = wrong): the floor and caps on real slides.
   ``cranfield``  1,400 abstracts, 225 queries; qrels mapped by query position, graded
                  gain = 5 - code, the 225 ``-1`` lines dropped (README gotchas 1-4).
   ``cisi``       1,460 abstracts; binary qrels; only the 76 judged queries of 112 are
@@ -37,7 +39,7 @@ from eval.smart import parse_smart
 from slidesearch.ingest import SLIDEVQA_TEXTS, read_slidevqa
 from slidesearch.model import Slide, VerifiedCaseStudy
 
-SLIDES_DATASETS = ("generated", "slidevqa", "slidevqa-topical", "cranfield", "cisi")
+SLIDES_DATASETS = ("generated", "slidevqa", "slidevqa-topical", "slidevqa-topical-cards", "cranfield", "cisi")
 TURNS_DATASETS = ("public-sample", "public-50k", "synthetic-1", "synthetic-2", "synthetic-3")
 LOG_PREFIX = "log:"
 
@@ -257,6 +259,11 @@ def load_slides_dataset(name: str) -> SlidesDataset:
         from eval.topical import load_slidevqa_topical
 
         return load_slidevqa_topical(data_dir)
+    if name == "slidevqa-topical-cards":
+        from eval.topical import load_slidevqa_topical
+
+        topical = load_slidevqa_topical(data_dir)
+        return topical.model_copy(update={"name": name, "mode": "pipeline"})
     if name == "generated":
         from eval.generated import load_generated
 

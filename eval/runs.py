@@ -69,6 +69,10 @@ class ItemResult(BaseModel):
     error: str | None = None
 
 
+CARD_SHARES = ("correct_share", "not_wrong_share")
+"""Per-item shares of a pipeline dataset's judged cards that ``DatasetResult.item_values`` can pair."""
+
+
 class DatasetResult(BaseModel):
     """Everything a run measured on one dataset."""
 
@@ -98,6 +102,26 @@ class DatasetResult(BaseModel):
     @property
     def item_scores(self) -> dict[str, float]:
         return {item.id: item.score for item in self.items if item.score is not None}
+
+    def item_values(self, metric: str | None = None) -> dict[str, float]:
+        """Per-item values to pair: the primary score (``None``), a per-item metric, or a card-verdict share.
+
+        ``correct_share`` and ``not_wrong_share`` are read from each item's judged cards (an item
+        without judged cards has none); both are higher-is-better, so the gate reads them like
+        any score.
+        """
+        if metric is None:
+            return self.item_scores
+        if metric in CARD_SHARES:
+            out = {}
+            for item in self.items:
+                judged = [c.verdict for c in item.cards if c.verdict in ("correct", "50-50", "wrong")]
+                if judged:
+                    hits = sum(v == "correct" for v in judged) if metric == "correct_share" else sum(
+                        v != "wrong" for v in judged)
+                    out[item.id] = hits / len(judged)
+            return out
+        return {item.id: item.metrics[metric] for item in self.items if metric in item.metrics}
 
 
 class RunRecord(BaseModel):

@@ -113,6 +113,11 @@ class SearchConfig(BaseModel):
         "rank 300 still holds 17% of rank 1's score; on the blend's 0-1 scale 15% cut almost nothing and "
         "the label judge marked 71% of cards wrong. 0.7 chosen on a generated library (seed 11), checked on seed 7.",
     )
+    floor_cosine: float = Field(
+        default=0.0, ge=0.0, lt=1.0,
+        description="Share of the best cosine (the card's angle) a card must also reach; slides holding a 06b "
+        "literal term are exempt. 0 = off (the seed has no such floor).",
+    )
 
     # 13-14
     section_deck_cap: int = Field(default=2, ge=1, description="Slides per deck per section (seed: 2).")

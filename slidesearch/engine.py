@@ -87,7 +87,7 @@ class SlideSearch:
             ExactDedup(ctx),                                        # 09
             NearDuplicateDedup(ctx),                                # 10
             GlobalDeckCap(ctx),                                     # 11
-            RelevanceFloor(cfg.floor),                              # 12
+            RelevanceFloor(cfg.floor, cfg.floor_cosine),           # 12
             GroupSections(ctx),                                     # 13
             MasterBlend(ctx),                                       # 13
             QuantifiedGate(ctx),                                    # 13

@@ -53,8 +53,13 @@ class BoostPass:
         weakest = min((c.primary for c in state.candidates if c.primary > 0), default=1.0)
         sections = ctx.section_names
         extra = sorted(((s, r) for r, s in signal.items() if r not in have and s > 0), reverse=True)
-        for s, row in extra[: cfg.primary_depth]:
+        added = extra[: cfg.primary_depth]
+        queries = state.query_vectors if state.query_vectors is not None else ctx.embed(list(state.angles))
+        rows = np.fromiter((row for _, row in added), dtype=np.int64, count=len(added))
+        cosine = (np.asarray(ctx.library.vectors[rows]) @ queries.T).max(axis=1) if rows.size else rows
+        for (s, row), cos in zip(added, cosine.tolist(), strict=True):
             value = cfg.zero_primary_share * s * weakest
-            boosted.append(Candidate(row=row, section=sections[row], boost=value, fusion=value, score=value))
+            boosted.append(Candidate(row=row, section=sections[row], boost=value, fusion=value, score=value,
+                                     cosine=float(cos)))
         boosted.sort(key=lambda c: (-c.fusion, c.row))
         return replace(state, candidates=tuple(boosted))

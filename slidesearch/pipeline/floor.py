@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
-from slidesearch.pipeline.state import SearchState
+from slidesearch.pipeline.state import Candidate, SearchState
 
 
 class RelevanceFloor:
@@ -15,26 +16,42 @@ class RelevanceFloor:
     stronger one (spec 03: each angle is served on its own). Slides found only through
     expansion meet the overall floor. (Measuring against the best *headed* slide instead was
     tried and lost on both generated libraries: wrong share 0.241 / 0.205 against 0.201 /
-    0.185.) The best candidate always clears its own floor, so a non-empty list stays
-    non-empty.
+    0.185.) The best-scoring candidate is always kept, so a non-empty list stays non-empty
+    (with the cosine share on, it need not hold the best cosine).
     """
 
     name = "12 relevance floor"
 
-    def __init__(self, share: float) -> None:
+    def __init__(self, share: float, cosine_share: float = 0.0) -> None:
         if not 0.0 <= share < 1.0:
             raise ValueError(f"floor share must be in [0, 1), got {share}")
-        self.share = share
+        if not 0.0 <= cosine_share < 1.0:
+            raise ValueError(f"floor cosine share must be in [0, 1), got {cosine_share}")
+        self.share, self.cosine_share = share, cosine_share
 
     def run(self, state: SearchState) -> SearchState:
         if not state.candidates:
             return state
-        overall = max(c.score for c in state.candidates)
-        best: dict[int, float] = {}
-        for c in state.candidates:
-            if c.angle >= 0:
-                best[c.angle] = max(best.get(c.angle, 0.0), c.score)
-        if len(best) < 2:
-            best = {}
-        kept = tuple(c for c in state.candidates if c.score >= self.share * best.get(c.angle, overall))
+        score_floor = _per_angle(state.candidates, lambda c: c.score, self.share)
+        cosine_floor = _per_angle(state.candidates, lambda c: c.cosine, self.cosine_share)
+        best = max(state.candidates, key=lambda c: c.score)
+        kept = tuple(
+            c for c in state.candidates
+            if c is best
+            or (c.score >= score_floor(c) and (c.row in state.entity_rows or c.cosine >= cosine_floor(c)))
+        )
         return replace(state, candidates=kept)
+
+
+def _per_angle(
+    candidates: tuple[Candidate, ...], value: Callable[[Candidate], float], share: float
+) -> Callable[[Candidate], float]:
+    """``share`` of the best ``value`` of a candidate's own angle (of every candidate when there is one angle)."""
+    overall = max(value(c) for c in candidates)
+    best: dict[int, float] = {}
+    for c in candidates:
+        if c.angle >= 0:
+            best[c.angle] = max(best.get(c.angle, float("-inf")), value(c))
+    if len(best) < 2:
+        best = {}
+    return lambda c: share * best.get(c.angle, overall)

@@ -140,7 +140,7 @@ class PrimaryPass:
         sections = ctx.section_names
         candidates = tuple(
             Candidate(row=int(pool[pos]), section=sections[int(pool[pos])], primary=score, fusion=score, score=score,
-                      angle=angle_of[pos])
+                      angle=angle_of[pos], cosine=float(dense[pos, angle_of[pos]]))
             for pos, score in sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))
         )
         return replace(state, pool=pool, query_vectors=queries, candidates=candidates,

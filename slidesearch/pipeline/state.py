@@ -23,7 +23,8 @@ class Candidate:
     slide without a primary score is held just below the weakest slide with one
     (``held_below_primary``), and verified rows get a score below the weakest real case
     study (``verified``). ``angle`` is the angle that contributed most to the primary score
-    (-1 for a slide found only by expansion).
+    (-1 for a slide found only by expansion). ``cosine`` is the slide's cosine with that angle
+    (with its best angle for an expansion-only slide): the semantic part of the 12 floor.
     """
 
     row: int = -1
@@ -42,6 +43,7 @@ class Candidate:
     guaranteed: bool = False
     similarity: float = 0.0
     angle: int = -1
+    cosine: float = 0.0
 
     def with_score(self, score: float) -> Candidate:
         return self.evolve(score=float(score))

@@ -35,3 +35,23 @@ class TestCompareRuns:
         other = make_run("c", [make_dataset("cisi", [0.5] * 5)])
         result = compare_runs(base, other)
         assert result.only_in_candidate == ["cisi"] and "cranfield" in result.only_in_baseline
+
+    def test_metric_pairs_the_judged_card_shares_and_skips_sets_without_cards(self, sample_runs):
+        base, cand = sample_runs
+        result = compare_runs(base, cand, metric="correct_share")
+        rows = {row.name: row for row in result.datasets}
+        # generated: 1 correct of 4 cards -> 3 of 4 in every query
+        assert rows["generated"].paired.baseline_mean == 0.25 and rows["generated"].paired.candidate_mean == 0.75
+        assert rows["generated"].primary == "correct_share"
+        assert not rows["cranfield"].comparable and "no per-item correct_share" in rows["cranfield"].note
+        assert result.verdict.accepted and result.verdict.detail.startswith("wins on generated")
+
+    def test_not_wrong_share_counts_50_50_cards_as_not_wrong(self, sample_runs):
+        base, _ = sample_runs
+        values = base.datasets["generated"].item_values("not_wrong_share")
+        assert set(values.values()) == {0.5}
+
+    def test_metric_can_be_any_item_metric(self, sample_runs):
+        base, cand = sample_runs
+        result = compare_runs(base, cand, metric="mrr@10")
+        assert {row.name for row in result.datasets if row.paired} == {"generated", "cranfield", "public-sample"}

@@ -132,3 +132,11 @@ class TestBadRows:
     def test_missing_file_is_dataset_missing(self, shared_data, tmp_path):
         with pytest.raises(DatasetMissing, match="topical query set not found"):
             load_slidevqa_topical(shared_data, path=tmp_path / "absent.jsonl")
+
+
+def test_the_cards_variant_runs_the_same_briefs_through_the_pipeline(shared_data):
+    from eval.datasets import load_slides_dataset
+
+    retrieve, cards = load_slides_dataset("slidevqa-topical"), load_slides_dataset("slidevqa-topical-cards")
+    assert (retrieve.mode, cards.mode, cards.name) == ("retrieve", "pipeline", "slidevqa-topical-cards")
+    assert [q.qrels for q in cards.queries] == [q.qrels for q in retrieve.queries]

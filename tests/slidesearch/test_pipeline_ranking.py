@@ -78,6 +78,14 @@ class TestPrimaryPass:
         assert out.candidates[0].row == 6
         assert all(c.primary > 0 and c.score == c.primary for c in out.candidates)
 
+    def test_each_candidate_carries_its_cosine_with_its_angle(self, context):
+        state = _state(context, "capital call notice automation", pool=np.arange(8))
+        out = PrimaryPass(context).run(state)
+        vectors = np.asarray(context.library.vectors)
+        q = context.embed(["capital call notice automation"])[0]
+        for c in out.candidates:
+            assert c.cosine == pytest.approx(float(vectors[c.row] @ q), abs=1e-5)
+
     def test_a_slide_no_voter_retrieved_is_not_a_candidate(self):
         dense = np.array([[0.9], [0.1], [0.5]])
         bm25 = np.array([[0.0], [0.0], [2.0]])

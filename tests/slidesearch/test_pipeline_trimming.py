@@ -66,6 +66,35 @@ class TestRelevanceFloor:
     def test_rejects_a_share_outside_zero_to_one(self):
         with pytest.raises(ValueError):
             RelevanceFloor(1.0)
+        with pytest.raises(ValueError):
+            RelevanceFloor(0.5, cosine_share=1.0)
+
+    def test_cosine_share_drops_a_high_scoring_slide_far_from_the_query(self):
+        cands = (Candidate(row=0, section="x", score=1.0, cosine=0.60, angle=0),
+                 Candidate(row=1, section="x", score=0.9, cosine=0.30, angle=0),
+                 Candidate(row=2, section="x", score=0.8, cosine=0.50, angle=0))
+        state = SearchState(angles=("q",), candidates=cands)
+        assert [c.row for c in RelevanceFloor(0.5, cosine_share=0.8).run(state).candidates] == [0, 2]
+        assert [c.row for c in RelevanceFloor(0.5).run(state).candidates] == [0, 1, 2]
+
+    def test_a_slide_holding_a_literal_entity_term_is_exempt_from_the_cosine_share(self):
+        cands = (Candidate(row=0, section="x", score=1.0, cosine=0.60, angle=0),
+                 Candidate(row=1, section="x", score=0.9, cosine=0.10, angle=0))
+        state = SearchState(angles=("q",), candidates=cands, entity_rows=frozenset({1}))
+        assert [c.row for c in RelevanceFloor(0.5, cosine_share=0.8).run(state).candidates] == [0, 1]
+
+    def test_the_best_scoring_slide_survives_a_cosine_share_it_misses(self):
+        cands = (Candidate(row=0, section="x", score=1.0, cosine=0.20, angle=0),
+                 Candidate(row=1, section="x", score=0.1, cosine=0.60, angle=0))
+        state = SearchState(angles=("q",), candidates=cands)
+        assert [c.row for c in RelevanceFloor(0.5, cosine_share=0.8).run(state).candidates] == [0]
+
+    def test_cosine_share_is_per_angle(self):
+        cands = (Candidate(row=0, section="x", score=1.0, cosine=0.70, angle=0),
+                 Candidate(row=1, section="x", score=0.9, cosine=0.35, angle=1),
+                 Candidate(row=2, section="x", score=0.9, cosine=0.30, angle=1))
+        state = SearchState(angles=("a", "b"), candidates=cands)
+        assert [c.row for c in RelevanceFloor(0.5, cosine_share=0.8).run(state).candidates] == [0, 1, 2]
 
 
 class TestGroupSections:
