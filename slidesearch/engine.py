@@ -162,7 +162,7 @@ class SlideSearch:
     def card(self, cand: Candidate) -> Card:
         lib = self.library
         factors = ScoreFactors(
-            primary=cand.primary, boost=cand.boost, fusion=cand.fusion, folder=cand.folder, type=cand.type,
+            primary=cand.primary, deck=cand.deck, boost=cand.boost, fusion=cand.fusion, folder=cand.folder, type=cand.type,
             recency=cand.recency, entity=cand.entity, held_below_primary=cand.held_below_primary,
             similarity=cand.similarity if cand.verified else None,
         )

@@ -84,6 +84,8 @@ def offline_explanation(query: str, item: ExplainItem, expanded: Sequence[str] =
         parts.append(f"Scored x{f.entity:g} for naming something specific from the query.")
     if f.held_below_primary:
         parts.append("It surfaced through related terms only, so it is ranked below every direct match.")
+    if f.deck > 0.25 * f.primary > 0:
+        parts.append("Other slides of its deck match the query too, which lifted it.")
     lifts = [name for name, value in (("folder", f.folder), ("slide type", f.type)) if value > 1]
     if lifts:
         parts.append(f"Its {' and '.join(lifts)} suit{'s' if len(lifts) == 1 else ''} this kind of request.")

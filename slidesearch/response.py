@@ -8,7 +8,8 @@ from pydantic import BaseModel, ConfigDict, Field
 class ScoreFactors(BaseModel):
     """Every factor of a card's score (spec 08): score = fusion x folder x type x recency x entity.
 
-    ``fusion`` = ``primary`` + ``boost``. ``held_below_primary`` marks a boost-only slide
+    ``fusion`` = ``primary`` + ``boost``; ``primary`` includes ``deck``, the lift from the
+    deck-mates' own primary scores (07a deck context). ``held_below_primary`` marks a boost-only slide
     scaled to sit under the weakest slide that matched the brief's own words; a verified
     row's score is synthetic (placed below the weakest real case study) and its
     ``similarity`` is its cosine to the brief.
@@ -17,6 +18,7 @@ class ScoreFactors(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     primary: float = 0.0
+    deck: float = 0.0
     boost: float = 0.0
     fusion: float = 0.0
     folder: float = 1.0

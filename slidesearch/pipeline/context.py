@@ -90,6 +90,14 @@ class SearchContext:
         return self.library.bm25
 
     @cached_property
+    def deck_codes(self) -> tuple[NDArray[np.int32], NDArray[np.int64]]:
+        """Each slide's deck as a small integer, and every deck's slide count (for 07a's deck context)."""
+        names: dict[str, int] = {}
+        codes = np.fromiter((names.setdefault(d, len(names)) for d in self.library.deck_ids), dtype=np.int32,
+                            count=self.n)
+        return codes, np.bincount(codes, minlength=len(names))
+
+    @cached_property
     def section_names(self) -> list[str]:
         return [SECTIONS[int(i)] for i in self.library.sections]
 

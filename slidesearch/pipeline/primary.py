@@ -117,6 +117,28 @@ def bm25_columns(context: SearchContext, texts: list[str], pool: NDArray[np.int6
     return np.stack(cols, axis=1)
 
 
+def deck_context(context: SearchContext, pool: NDArray[np.int64], fused: dict[int, float]) -> dict[int, float]:
+    """``deck_context`` x the mean primary score of the slide's deck-mates (0 for a deck-mate with none).
+
+    A deck is about one subject, so a slide whose deck-mates also match the brief is more
+    likely on topic than an isolated hit (the passage-retrieval practice of mixing in the
+    document's score).
+    """
+    codes, sizes = context.deck_codes
+    weight = context.config.deck_context
+    totals: dict[int, float] = {}
+    for pos, score in fused.items():
+        deck = int(codes[pool[pos]])
+        totals[deck] = totals.get(deck, 0.0) + score
+    lift = {}
+    for pos, score in fused.items():
+        deck = int(codes[pool[pos]])
+        mates = int(sizes[deck]) - 1
+        if mates > 0:
+            lift[pos] = weight * (totals[deck] - score) / mates
+    return lift
+
+
 class PrimaryPass:
     """07a: exact dense + BM25 per angle within the pool, fused; every slide with a score becomes a candidate."""
 
@@ -137,10 +159,12 @@ class PrimaryPass:
         bm25 = bm25_columns(ctx, list(state.angles), pool)
         always = np.flatnonzero(np.isin(pool, np.fromiter(state.entity_rows, dtype=np.int64)))
         fused, angle_of = fuse_angles_by_angle(dense, bm25, always, ctx.config)
+        lift = deck_context(ctx, pool, fused) if ctx.config.deck_context > 0 else {}
+        fused = {pos: score + lift.get(pos, 0.0) for pos, score in fused.items()}
         sections = ctx.section_names
         candidates = tuple(
             Candidate(row=int(pool[pos]), section=sections[int(pool[pos])], primary=score, fusion=score, score=score,
-                      angle=angle_of[pos], cosine=float(dense[pos, angle_of[pos]]))
+                      angle=angle_of[pos], cosine=float(dense[pos, angle_of[pos]]), deck=lift.get(pos, 0.0))
             for pos, score in sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))
         )
         return replace(state, pool=pool, query_vectors=queries, candidates=candidates,

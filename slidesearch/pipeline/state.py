@@ -44,6 +44,7 @@ class Candidate:
     similarity: float = 0.0
     angle: int = -1
     cosine: float = 0.0
+    deck: float = 0.0
 
     def with_score(self, score: float) -> Candidate:
         return self.evolve(score=float(score))

@@ -36,6 +36,13 @@ class TestOfflineExplainer:
         assert '"capital call"' in out.explanation and "kyc" not in out.explanation
 
 
+    def test_mentions_the_deck_only_when_its_lift_is_a_real_share_of_the_score(self):
+        (lifted,) = explain_items("capital call", [_item(1, primary=0.8, deck=0.3)], OfflineModel())
+        (slight,) = explain_items("capital call", [_item(1, primary=0.8, deck=0.05)], OfflineModel())
+        assert "Other slides of its deck" in lifted.explanation
+        assert "deck" not in slight.explanation
+
+
 class TestBatchedLLM:
     def test_one_call_with_the_ranked_query_and_full_snippets(self):
         items = [_item(i) for i in range(3)]

@@ -13,7 +13,7 @@ from slidesearch.pipeline.context import SearchContext
 from slidesearch.pipeline.multipliers import Multipliers, folder_kind, hold_below_primary
 from slidesearch.pipeline.names import DetectNames
 from slidesearch.pipeline.prefilter import Prefilter
-from slidesearch.pipeline.primary import PrimaryPass, fuse_angles, pool_dense_scores, ranks_of
+from slidesearch.pipeline.primary import PrimaryPass, deck_context, fuse_angles, pool_dense_scores, ranks_of
 from slidesearch.pipeline.state import Candidate, SearchState
 
 ROWS = [
@@ -180,3 +180,31 @@ class TestCandidateEvolve:
     def test_unknown_field_is_an_error(self):
         with pytest.raises(TypeError, match="no field"):
             Candidate(row=1).evolve(scroe=2.0)
+
+
+@pytest.fixture(scope="module")
+def decks() -> SearchContext:
+    rows = [("a", "Fraud detection"), ("a", "Fraud rules"), ("a", "Fraud alerts"),
+            ("b", "Fraud detection"), ("b", "Office map"), ("b", "Parking")]
+    slides = [Slide(slide_id=f"s{i}", deck_id=deck, title=title, text=title) for i, (deck, title) in enumerate(rows)]
+    return SearchContext(Library.from_slides(slides, embedder="fast"), SearchConfig(deck_context=0.2), OfflineModel())
+
+
+class TestDeckContext:
+    def test_lift_is_the_weight_times_the_mean_of_the_deck_mates(self, decks):
+        fused = {0: 1.0, 1: 0.8, 2: 0.6, 3: 1.0}
+        lift = deck_context(decks, np.arange(6), fused)
+        assert lift[0] == pytest.approx(0.2 * (0.8 + 0.6) / 2)
+        assert lift[3] == pytest.approx(0.0)  # its deck-mates have no primary score
+
+    def test_a_slide_whose_deck_is_on_topic_outranks_an_isolated_equal_hit(self, decks):
+        out = PrimaryPass(decks).run(_state(decks, "fraud detection", pool=np.arange(6)))
+        by_row = {c.row: c for c in out.candidates}
+        assert by_row[0].deck > by_row[3].deck >= 0
+        assert by_row[0].primary - by_row[0].deck == pytest.approx(by_row[3].primary - by_row[3].deck, abs=1e-6)
+        assert [c.row for c in out.candidates].index(0) < [c.row for c in out.candidates].index(3)
+
+    def test_zero_weight_turns_it_off(self, decks):
+        ctx = SearchContext(decks.library, SearchConfig(deck_context=0.0), decks.model)
+        out = PrimaryPass(ctx).run(_state(ctx, "fraud detection", pool=np.arange(6)))
+        assert all(c.deck == 0.0 for c in out.candidates)
