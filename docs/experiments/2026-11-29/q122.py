@@ -1,10 +1,11 @@
-import json, time, statistics
+import json, sys, time, statistics
+from slidesearch.config import SearchConfig
 t=time.perf_counter()
 from slidesearch.library import Library
 from slidesearch.engine import SlideSearch
 t_imp=time.perf_counter()-t
 t=time.perf_counter(); lib=Library.open(); t_open=time.perf_counter()-t
-eng=SlideSearch(lib)
+eng=SlideSearch(lib, config=SearchConfig(**json.loads(sys.argv[1])) if len(sys.argv) > 1 else None)
 qs=[json.loads(l) for l in open('/work/big/gen/queries.jsonl')]
 eng.search_v2("warm up query analytics")
 lat=[]
