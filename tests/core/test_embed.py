@@ -108,3 +108,15 @@ class TestMiniLM:
         assert query.dtype == np.float32
         np.testing.assert_allclose(np.linalg.norm([query, paraphrase, unrelated], axis=1), 1.0, rtol=1e-5)
         assert float(query @ paraphrase) > float(query @ unrelated) + 0.2
+
+    def test_a_query_is_encoded_on_one_thread_and_the_thread_count_is_restored(self, monkeypatch):
+        import torch
+
+        model = make_embedder("minilm")
+        seen = []
+        original = model._model.encode
+        monkeypatch.setattr(model._model, "encode", lambda *a, **k: seen.append(torch.get_num_threads()) or original(*a, **k))
+        before = torch.get_num_threads()
+        model.encode(["one query"])
+        model.encode([f"slide {i}" for i in range(40)])
+        assert seen == [1, before] and torch.get_num_threads() == before
