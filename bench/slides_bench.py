@@ -178,18 +178,21 @@ def _rate(count: int, seconds: float) -> float:
 def build_phase(n: int, seed: int = SEED, rebuild: bool = False) -> dict[str, Any]:
     """Generate, ingest, embed, build and save an ``n``-slide library, or report the cached build's figures.
 
-    A cached build from another index schema version, or any build when ``rebuild``, is made afresh.
+    A cached build from another index schema version or BM25 configuration, or any build when
+    ``rebuild``, is made afresh.
     """
     from core.embed import make_embedder
+    from slidesearch.config import LexicalConfig
     from slidesearch.generate import generate_library
     from slidesearch.ingest import read_master, read_slides_jsonl
     from slidesearch.library import SCHEMA_VERSION, Library
 
+    lexical = LexicalConfig().model_dump()  # how the index's BM25 is built: a change of default rebuilds
     folder = cache_folder(n, seed)
     record = folder / "build.json"
     if not rebuild and record.is_file() and (folder / "index" / "meta.json").is_file():
         stored = json.loads(record.read_text())
-        if stored.get("schema_version") == SCHEMA_VERSION:
+        if stored.get("schema_version") == SCHEMA_VERSION and stored.get("lexical") == lexical:
             return {**stored, "cached": True}
 
     staging = folder.with_name(f".{folder.name}.building-{os.getpid()}")
@@ -224,6 +227,7 @@ def build_phase(n: int, seed: int = SEED, rebuild: bool = False) -> dict[str, An
             "slides": library.n,
             "seed": seed,
             "schema_version": SCHEMA_VERSION,
+            "lexical": lexical,
             "embedder": DOC_EMBEDDER,
             "built_at": datetime.now(UTC).isoformat(timespec="seconds"),
             "generate_s": round(generate_s, 2),
