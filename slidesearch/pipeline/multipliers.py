@@ -57,12 +57,15 @@ TYPE_WEIGHTS: dict[str, dict[str, float]] = {
 LOW_CONTENT_TYPES = frozenset({"title", "agenda", "section_header", "closing", "blank", "image"})
 
 
-def folder_kind(folder: str) -> str:
-    """The kind of material a folder holds, by name; "other" when nothing matches."""
-    for kind, pattern in FOLDER_KINDS:
-        if pattern.search(folder):
-            return kind
-    return "other"
+def folder_kinds(folder: str) -> frozenset[str]:
+    """Every kind of material the folder's path names ("other" when none does).
+
+    A path can name several: "/Sales/Collateral/Case Studies" holds case studies inside
+    the collateral tree, and a case-study brief should see it as the case-study folder it
+    is; the weight is then the best any of its kinds gives the query's intents.
+    """
+    kinds = frozenset(kind for kind, pattern in FOLDER_KINDS if pattern.search(folder))
+    return kinds or frozenset({"other"})
 
 
 def best_weight(table: dict[str, dict[str, float]], intents: tuple[str, ...], key: str) -> float:
@@ -78,9 +81,9 @@ class Multipliers:
         self.context = context
 
     @cached_property
-    def _folder_kinds(self) -> list[str]:
-        cache: dict[str, str] = {}
-        return [cache.setdefault(f, folder_kind(f)) for f in self.context.library.folders]
+    def _folder_kinds(self) -> list[frozenset[str]]:
+        cache: dict[str, frozenset[str]] = {}
+        return [cache.setdefault(f, folder_kinds(f)) for f in self.context.library.folders]
 
     @cached_property
     def _recency(self) -> np.ndarray:
@@ -103,13 +106,13 @@ class Multipliers:
         cfg = self.context.config
         intents = state.intents or ("capability",)
         kinds, recency, types = self._folder_kinds, self._recency, self.context.library.content_types
-        folder_of: dict[str, float] = {}
+        folder_of: dict[frozenset[str], float] = {}
         type_of: dict[str, float] = {}
         out = []
         for c in state.candidates:
             kind = kinds[c.row]
             if kind not in folder_of:
-                folder_of[kind] = best_weight(FOLDER_WEIGHTS, intents, kind) ** cfg.folder_strength
+                folder_of[kind] = max(best_weight(FOLDER_WEIGHTS, intents, k) for k in kind) ** cfg.folder_strength
             folder = folder_of[kind]
             if self._low_content[c.row]:
                 typ = cfg.low_content_weight

@@ -10,7 +10,7 @@ from slidesearch.library import Library
 from slidesearch.model import Slide
 from slidesearch.pipeline.boost import BoostPass
 from slidesearch.pipeline.context import SearchContext
-from slidesearch.pipeline.multipliers import Multipliers, folder_kind, hold_below_primary
+from slidesearch.pipeline.multipliers import Multipliers, folder_kinds, hold_below_primary
 from slidesearch.pipeline.names import DetectNames
 from slidesearch.pipeline.prefilter import Prefilter
 from slidesearch.pipeline.primary import PrimaryPass, deck_context, fuse_angles, pool_dense_scores, ranks_of
@@ -146,10 +146,23 @@ class TestMultipliers:
         assert held[1].score < 0.1 and held[2].score < held[1].score and held[1].held_below_primary
         assert held[0] == cands[0]
 
-    @pytest.mark.parametrize(("folder", "kind"), [("/DAAIS/Sales/Collateral/Technology Capabilities", "collateral"),
-                                                  ("/DAAIS/Clients/Acme", "client"), ("/x/y", "other")])
-    def test_folder_kinds(self, folder, kind):
-        assert folder_kind(folder) == kind
+    @pytest.mark.parametrize(("folder", "kinds"), [
+        ("/DAAIS/Sales/Collateral/Technology Capabilities", {"collateral", "capability"}),
+        ("/DAAIS/Sales/Collateral/Case Studies", {"collateral", "case_study"}),
+        ("/DAAIS/Clients/Acme", {"client"}), ("/x/y", {"other"})])
+    def test_folder_kinds_are_every_kind_the_path_names(self, folder, kinds):
+        assert folder_kinds(folder) == kinds
+
+    def test_a_case_study_folder_inside_collateral_gets_the_case_study_weight(self):
+        slides = [Slide(slide_id="cs", deck_id="d1", folder="/DAAIS/Sales/Collateral/Case Studies", title="Acme",
+                        text="Acme churn", content_type="content"),
+                  Slide(slide_id="tc", deck_id="d2", folder="/DAAIS/Sales/Collateral/Technology Capabilities",
+                        title="Churn", text="Churn models", content_type="content")]
+        ctx = SearchContext(Library.from_slides(slides, embedder="fast"), SearchConfig(folder_strength=1.0),
+                            OfflineModel())
+        cands = tuple(Candidate(row=r, section="x", primary=1.0, fusion=1.0) for r in range(2))
+        out = Multipliers(ctx).run(_state(ctx, "q", intents=("case_study",), candidates=cands))
+        assert [c.folder for c in out.candidates] == [3.0, 1.3]
 
 
 def test_stages_return_new_states(context):
