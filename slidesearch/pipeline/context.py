@@ -30,6 +30,13 @@ if TYPE_CHECKING:
 _EMBED_CACHE_SIZE = 4096
 
 
+def _codes(values: Sequence[str]) -> tuple[dict[str, int], NDArray[np.int32]]:
+    """Each value as a small integer (in order of first appearance), and the value -> code map."""
+    names: dict[str, int] = {}
+    codes = np.fromiter((names.setdefault(v, len(names)) for v in values), dtype=np.int32, count=len(values))
+    return names, codes
+
+
 class SearchContext:
     """The library, config and model one engine runs with, plus per-library derived arrays."""
 
@@ -92,9 +99,7 @@ class SearchContext:
     @cached_property
     def deck_codes(self) -> tuple[NDArray[np.int32], NDArray[np.int64]]:
         """Each slide's deck as a small integer, and every deck's slide count (for 07a's deck context)."""
-        names: dict[str, int] = {}
-        codes = np.fromiter((names.setdefault(d, len(names)) for d in self.library.deck_ids), dtype=np.int32,
-                            count=self.n)
+        names, codes = _codes(self.library.deck_ids)
         return codes, np.bincount(codes, minlength=len(names))
 
     @cached_property
@@ -108,10 +113,7 @@ class SearchContext:
 
     @cached_property
     def _universe_codes(self) -> tuple[dict[str, int], NDArray[np.int32]]:
-        names: dict[str, int] = {}
-        codes = np.fromiter((names.setdefault(u, len(names)) for u in self.library.universes), dtype=np.int32,
-                            count=self.n)
-        return names, codes
+        return _codes(self.library.universes)
 
     def scope_mask(self, universes: Sequence[str] | None) -> NDArray[np.bool_]:
         """True for slides inside the universe scope (everything when no scope is given)."""

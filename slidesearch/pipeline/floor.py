@@ -33,13 +33,16 @@ class RelevanceFloor:
         if not state.candidates:
             return state
         score_floor = _per_angle(state.candidates, lambda c: c.score, self.share)
-        cosine_floor = _per_angle(state.candidates, lambda c: c.cosine, self.cosine_share)
         best = max(state.candidates, key=lambda c: c.score)
-        kept = tuple(
-            c for c in state.candidates
-            if c is best
-            or (c.score >= score_floor(c) and (c.row in state.entity_rows or c.cosine >= cosine_floor(c)))
-        )
+        if self.cosine_share > 0:
+            cosine_floor = _per_angle(state.candidates, lambda c: c.cosine, self.cosine_share)
+            kept = tuple(
+                c for c in state.candidates
+                if c is best
+                or (c.score >= score_floor(c) and (c.row in state.entity_rows or c.cosine >= cosine_floor(c)))
+            )
+        else:  # off: a slide with a negative cosine (found by BM25 alone) is judged on its score only
+            kept = tuple(c for c in state.candidates if c is best or c.score >= score_floor(c))
         return replace(state, candidates=kept)
 
 

@@ -89,6 +89,12 @@ class TestRelevanceFloor:
         state = SearchState(angles=("q",), candidates=cands)
         assert [c.row for c in RelevanceFloor(0.5, cosine_share=0.8).run(state).candidates] == [0]
 
+    def test_without_a_cosine_share_a_negative_cosine_costs_nothing(self):
+        cands = (Candidate(row=0, section="x", score=1.0, cosine=0.5, angle=0),
+                 Candidate(row=1, section="x", score=0.9, cosine=-0.05, angle=0))
+        state = SearchState(angles=("q",), candidates=cands)
+        assert [c.row for c in RelevanceFloor(0.5).run(state).candidates] == [0, 1]
+
     def test_cosine_share_is_per_angle(self):
         cands = (Candidate(row=0, section="x", score=1.0, cosine=0.70, angle=0),
                  Candidate(row=1, section="x", score=0.9, cosine=0.35, angle=1),
