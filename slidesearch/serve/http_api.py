@@ -33,7 +33,7 @@ from fastapi import Depends, FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from slidesearch.assemble import MAX_DECK_SLIDES, AssembleError
@@ -55,6 +55,8 @@ MAX_BODY_BYTES = 64 * 1024
 #: Worker threads running engine calls at once; more would only contend for the same cores.
 DEFAULT_WORKERS = 4
 
+QueryText = Annotated[str | list[str], AfterValidator(clean_query)]
+"""A query (one string, or one string per angle of a brief), cleaned and bounded by ``clean_query``."""
 SessionId = Annotated[str | None, Field(default=None, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
 Universes = Annotated[list[Annotated[str, Field(min_length=1, max_length=64)]] | None, Field(default=None, max_length=20)]
 SlideIds = Annotated[list[Annotated[str, Field(min_length=1, max_length=200)]], Field(min_length=1)]
@@ -65,15 +67,10 @@ class SearchRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    query: str | list[str] = Field(description="What to look for: a string, or a list of angles (a multi-part brief).")
+    query: QueryText = Field(description="What to look for: a string, or a list of angles (a multi-part brief).")
     universes: Universes = Field(default=None, description="Universes to search (intersected with the server's scope).")
     top_per_group: int = Field(default=15, ge=1, le=MAX_TOP_PER_GROUP, description="Cards per section at most.")
     session_id: SessionId = Field(default=None, description="Groups the searches of one visit in the usage log.")
-
-    @field_validator("query")
-    @classmethod
-    def _query_ok(cls, value: str | list[str]) -> str | list[str]:
-        return clean_query(value)
 
 
 class ExplainRequest(BaseModel):
@@ -81,14 +78,9 @@ class ExplainRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    query: str | list[str]
+    query: QueryText
     slide_ids: SlideIds = Field(max_length=MAX_EXPLAIN_IDS)
     session_id: SessionId = None
-
-    @field_validator("query")
-    @classmethod
-    def _query_ok(cls, value: str | list[str]) -> str | list[str]:
-        return clean_query(value)
 
 
 class AssembleRequest(BaseModel):
@@ -98,18 +90,13 @@ class AssembleRequest(BaseModel):
 
     slide_ids: list[Annotated[str, Field(min_length=1, max_length=200)]] | None = Field(
         default=None, max_length=MAX_DECK_SLIDES, description="Slides in deck order.")
-    query: str | list[str] | None = Field(default=None, description="The query the deck answers; alone, it picks the slides.")
+    query: QueryText | None = Field(default=None, description="The query the deck answers; alone, it picks the slides.")
     sections: list[str] | None = Field(default=None, max_length=8, description="With query alone: sections to take cards from.")
     max: int = Field(default=12, ge=1, le=MAX_DECK_SLIDES, description="With query alone: at most this many slides.")
     title: str | None = Field(default=None, max_length=200, description="Cover slide and deck title.")
     universes: Universes = None
     session_id: SessionId = None
     format: Literal["pptx", "json"] = Field(default="pptx", description="pptx: the file; json: notes and base64.")
-
-    @field_validator("query")
-    @classmethod
-    def _query_ok(cls, value: str | list[str] | None) -> str | list[str] | None:
-        return None if value is None else clean_query(value)
 
     @model_validator(mode="after")
     def _ids_or_query(self) -> AssembleRequest:
