@@ -45,6 +45,17 @@ def _size_axis(ax: Any, sizes: Sequence[int]) -> None:
     ax.set_xlabel("slides in the library")
 
 
+def _finish_size_plot(fig: Any, ax: Any, sizes: Sequence[int], ylabel: str, title: str, path: Path) -> Path:
+    """Library size on x, a log y axis, grid and legend; then save."""
+    _size_axis(ax, sizes)
+    ax.set_yscale("log")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    return _save(fig, path)
+
+
 def latency_vs_size(sizes: Sequence[int], series: Mapping[str, Mapping[str, Sequence[float]]], path: Path,
                     title: str = "SlideSearch query latency") -> Path:
     """Median per query against library size, one line per method, with a p95 band.
@@ -58,13 +69,7 @@ def latency_vs_size(sizes: Sequence[int], series: Mapping[str, Mapping[str, Sequ
         (line,) = ax.plot(sizes, medians, marker="o", label=f"{label} (median)")
         ax.fill_between(sizes, medians, p95, color=line.get_color(), alpha=0.15)
         ax.plot(sizes, p95, linestyle=":", color=line.get_color(), label=f"{label} (p95)")
-    _size_axis(ax, sizes)
-    ax.set_yscale("log")
-    ax.set_ylabel("ms per query")
-    ax.set_title(title)
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8)
-    return _save(fig, path)
+    return _finish_size_plot(fig, ax, sizes, "ms per query", title, path)
 
 
 def indexing_loglog(sizes: Sequence[int], phases: Mapping[str, Sequence[float]], path: Path,
@@ -81,13 +86,7 @@ def indexing_loglog(sizes: Sequence[int], phases: Mapping[str, Sequence[float]],
     if len(sizes) > 1 and slowest and slowest[0] > 0:
         ax.plot([sizes[0], sizes[-1]], [slowest[0], slowest[0] * sizes[-1] / sizes[0]], linestyle="--",
                 color="grey", alpha=0.6, label="linear growth")
-    _size_axis(ax, sizes)
-    ax.set_yscale("log")
-    ax.set_ylabel("seconds")
-    ax.set_title(title)
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8)
-    return _save(fig, path)
+    return _finish_size_plot(fig, ax, sizes, "seconds", title, path)
 
 
 def sessions_bars(agents: Sequence[str], sessions_per_second: Sequence[float], build_seconds: Sequence[float],
