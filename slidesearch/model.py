@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import re
 from datetime import date
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from core.text import normalise
 
@@ -237,6 +238,10 @@ def normalise_folder(folder: str) -> str:
     return "/" + "/".join(parts)
 
 
+Folder = Annotated[str, AfterValidator(normalise_folder)]
+"""A folder path as every model stores it: normalised by ``normalise_folder``."""
+
+
 def decimal_year(day: date | None) -> float:
     """A date as a decimal year (2025-07-02 -> about 2025.5); NaN when unknown."""
     if day is None:
@@ -254,7 +259,7 @@ class Slide(BaseModel):
     slide_id: str = Field(min_length=1)
     deck_id: str = Field(min_length=1)
     deck_name: str = ""
-    folder: str = "/"
+    folder: Folder = "/"
     slide_number: int = Field(default=1, ge=0)
     title: str = ""
     text: str = ""
@@ -262,11 +267,6 @@ class Slide(BaseModel):
     universe: str = ""
     deck_date: date | None = None
     source_path: str | None = None
-
-    @field_validator("folder")
-    @classmethod
-    def _normalise_folder(cls, value: str) -> str:
-        return normalise_folder(value)
 
     @field_validator("content_type")
     @classmethod
@@ -306,16 +306,11 @@ class Deck(BaseModel):
 
     deck_id: str = Field(min_length=1)
     deck_name: str = ""
-    folder: str = "/"
+    folder: Folder = "/"
     universe: str = ""
     deck_date: date | None = None
     n_slides: int = 0
     source_path: str | None = None
-
-    @field_validator("folder")
-    @classmethod
-    def _normalise_folder(cls, value: str) -> str:
-        return normalise_folder(value)
 
     @property
     def canonical_deck_id(self) -> str:
