@@ -19,6 +19,12 @@ class GroupSections:
     non-empty pool into an empty response) — unless a candidate literally matches a 06b
     name: then the guaranteed slot (14b) puts it under the heading asked for, as the seed
     does for "blackrock case studies".
+
+    With several angles the same rule holds for each angle on its own (spec 03: each angle
+    is served on its own): when none of an angle's floored candidates sits in a headed
+    section, the sections they sit in get a heading holding that angle's slides only, with
+    a note naming the angle. A brief's second topic is then never dropped whole because the
+    first topic filled the headings, and the first topic's unheaded slides stay out.
     """
 
     name = "13 group sections"
@@ -33,9 +39,27 @@ class GroupSections:
         if state.candidates and not named and not any(c.section in headed for c in state.candidates):
             headed = [s for s in SECTIONS if any(c.section == s for c in state.candidates)]
             notes = (*notes, "nothing matched in the sections asked for; showing the sections that did match")
+        missed = self._unheaded_angles(state, headed) if len(state.angles) > 1 else set()
+        if missed:
+            quoted = " or ".join(f'"{state.angles[a]}"' for a in sorted(missed))
+            notes = (*notes, f"nothing for {quoted} in the sections asked for; showing the sections that did match")
+        extra = {c.section for c in state.candidates if c.angle in missed}
         decks, cap = self.context.library.canonical_decks, self.context.config.section_deck_cap
         groups = {
-            section: cap_per_deck(tuple(c for c in state.candidates if c.section == section), decks, cap)
-            for section in headed
+            section: cap_per_deck(
+                tuple(c for c in state.candidates if c.section == section and (section in headed or c.angle in missed)),
+                decks, cap,
+            )
+            for section in SECTIONS if section in headed or section in extra
         }
         return replace(state, groups=groups, notes=notes)
+
+    @staticmethod
+    def _unheaded_angles(state: SearchState, headed: list[str]) -> set[int]:
+        """The angles with candidates, none of them headed or holding a 06b name (14b serves those)."""
+        missed: set[int] = set()
+        for number in range(len(state.angles)):
+            own = [c for c in state.candidates if c.angle == number]
+            if own and not any(c.section in headed or c.row in state.entity_rows for c in own):
+                missed.add(number)
+        return missed

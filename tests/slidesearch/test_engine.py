@@ -114,6 +114,17 @@ class TestAnchorCases:
                 alone = sorted(engine.search_v2(angle).cards(), key=lambda c: -c.score)[:5]
                 assert shown & {c.id for c in alone}, angle
 
+    def test_a_brief_mixing_a_profile_with_a_topic_covers_both(self, engine, generated):
+        # The profile angle heads Team & Credentials only; a topic whose slides sit elsewhere
+        # (e.g. "company profiles") must still be shown, not dropped by the profile's headings.
+        profiles = [q["query"] for q in _queries(generated, "person_profile")][:3]
+        topics = [q["query"] for q in _queries(generated, "topic")][:10]
+        for brief in ([p, t] for p in profiles for t in topics):
+            shown = {c.id for c in engine.search_v2(brief).cards()}
+            for angle in brief:
+                alone = sorted(engine.search_v2(angle).cards(), key=lambda c: -c.score)[:5]
+                assert shown & {c.id for c in alone}, (brief, angle)
+
 
 class TestStandingRule:
     def test_no_stage_turns_a_nonempty_pool_into_an_empty_response(self, engine, generated):

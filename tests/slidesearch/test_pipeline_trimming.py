@@ -121,6 +121,31 @@ class TestGroupSections:
         assert [c.row for c in out.groups["Other"]] == [0]
         assert out.notes
 
+    def test_an_angle_with_no_headed_slide_gets_its_own_sections_holding_only_its_slides(self):
+        cands = (Candidate(row=3, section="Team & Credentials", score=0.9, angle=0),
+                 Candidate(row=4, section="Capabilities & Overview", score=0.8, angle=0),
+                 Candidate(row=5, section="Capabilities & Overview", score=0.7, angle=1))
+        state = SearchState(angles=("our team", "pricing"), answer_sections=("Team & Credentials",), candidates=cands)
+        out = GroupSections(self._ctx(6)).run(state)
+        assert {s: [c.row for c in cards] for s, cards in out.groups.items()} == {
+            "Capabilities & Overview": [5], "Team & Credentials": [3]}
+        assert any('"pricing"' in note and '"our team"' not in note for note in out.notes)
+
+    def test_no_extra_heading_when_every_angle_has_a_headed_slide(self):
+        cands = (Candidate(row=3, section="Team & Credentials", score=0.9, angle=0),
+                 Candidate(row=4, section="Capabilities & Overview", score=0.8, angle=1),
+                 Candidate(row=5, section="Team & Credentials", score=0.7, angle=1))
+        state = SearchState(angles=("a", "b"), answer_sections=("Team & Credentials",), candidates=cands)
+        out = GroupSections(self._ctx(6)).run(state)
+        assert list(out.groups) == ["Team & Credentials"] and not out.notes
+
+    def test_an_angle_whose_slide_holds_a_named_term_is_left_to_the_guaranteed_slot(self):
+        cands = (Candidate(row=3, section="Team & Credentials", score=0.9, angle=0),
+                 Candidate(row=5, section="Other", score=0.7, angle=1))
+        state = SearchState(angles=("a", "acme"), answer_sections=("Team & Credentials",), candidates=cands,
+                            entity_rows=frozenset({5}))
+        assert list(GroupSections(self._ctx(6)).run(state).groups) == ["Team & Credentials"]
+
 
 class TestCaps:
     def test_section_cap_then_global_cap_keeps_the_globally_best(self):
