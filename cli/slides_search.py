@@ -48,7 +48,7 @@ def _card(card: Card, explanation: str | None) -> Text:
 
 def print_response(response, explanations: dict, max_sections: int | None = None) -> None:
     """Sections as panels of cards in the engine's order, the coverage note, and the trace when present."""
-    console.print(f"[bold]{response.query}[/]  ·  {response.total_matches} cards  ·  intents {', '.join(response.intents)}"
+    console.print(f"[bold]{response.query}[/]  ·  {response.total_matches} card{'' if response.total_matches == 1 else 's'}  ·  intents {', '.join(response.intents)}"
                   f"  ·  llm {response.llm}")
     if response.expanded_terms:
         console.print(f"[dim]expanded: {', '.join(response.expanded_terms)}[/]")

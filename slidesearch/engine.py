@@ -145,6 +145,8 @@ class SlideSearch:
     def search_v2(self, query: str | list[str], universes: list[str] | None = None, top_per_group: int = 15,
                   trace: bool = False) -> SearchResponse:
         """Spec steps 03-17 for one request; universe scope enforced here for every entry point."""
+        if trace:  # load the query encoder first, so each stage's time is its own work on this query
+            self.library.embedder()
         state, counts = self.run_state(query, universes, top_per_group)
         return self._response(state, counts if trace else None)
 

@@ -42,6 +42,13 @@ class TestSearch:
         assert "Capital call notice automation" in said and "Deck 0.pptx" in said
         assert "fan360" in said and "note:" in said
 
+    def test_the_headline_counts_cards_in_good_english(self, index):
+        for query in ("capital call fan360", "fraud", "learning analytics for universities"):
+            total = json.loads(runner.invoke(app, ["slides", "search", query, "--json", "--index", str(index)]).stdout)[
+                "total_matches"]
+            headline = _said(runner.invoke(app, ["slides", "search", query, "--index", str(index)])).split("╭")[0]
+            assert f" {total} card{'' if total == 1 else 's'} " in headline, (total, headline)
+
     def test_json_prints_the_response_model(self, index):
         result = runner.invoke(app, ["slides", "search", "fraud", "--json", "--index", str(index)])
         data = json.loads(result.stdout)

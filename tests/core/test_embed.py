@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from core.embed import CachedEmbedder, Embedder, StaticEmbedder, l2_normalise, make_embedder
+from core.embed import CachedEmbedder, Embedder, MiniLMEmbedder, StaticEmbedder, l2_normalise, make_embedder
 
 
 class CountingEmbedder:
@@ -120,3 +120,11 @@ class TestMiniLM:
         model.encode(["one query"])
         model.encode([f"slide {i}" for i in range(40)])
         assert seen == [1, before] and torch.get_num_threads() == before
+
+    def test_loading_draws_no_weight_loading_bar(self, capfd):
+        from transformers.utils import logging as transformers_logging
+
+        transformers_logging.enable_progress_bar()
+        MiniLMEmbedder()
+        assert "Loading weights" not in capfd.readouterr().err
+        assert not transformers_logging.is_progress_bar_enabled()

@@ -191,6 +191,24 @@ class TestResponse:
         assert [row.stage for row in response.trace] == engine.stage_names
         assert response.trace[0].candidates_in == engine.library.n
 
+    def test_trace_loads_the_query_encoder_before_timing_the_first_stage(self, generated):
+        library = generated[0]
+        engine = SlideSearch(library)
+        loaded_at_start = []
+        first = engine._stages[0]
+
+        class Probe:
+            name = first.name
+
+            def run(self, state):
+                loaded_at_start.append(library._embedder is not None)
+                return first.run(state)
+
+        engine._stages[0] = Probe()
+        library._embedder = None  # as a freshly opened library: the model loads on first use
+        engine.search_v2("customer analytics", trace=True)
+        assert loaded_at_start == [True]
+
     def test_offline_run_names_the_offline_path(self, engine):
         response = engine.search_v2("customer analytics")
         assert response.llm == "offline"
