@@ -8,7 +8,8 @@ Input limits: an empty or whitespace query raises ``EmptyQueryError`` (a ValueEr
 each angle is cut at ``SearchConfig.max_angle_chars`` (1,000 characters) on a word
 boundary and at most ``max_angles`` (8) angles are kept separate. Text in any script is
 accepted: words the library does not hold are named by the coverage note and the dense
-voter still ranks by meaning.
+voter still ranks by meaning. A universe the library does not hold raises
+``UnknownUniverseError`` (a ValueError) naming the ones it has; names match case-insensitively.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +49,11 @@ from slidesearch.pipeline.sections import GroupSections
 from slidesearch.pipeline.state import Candidate, SearchState, Stage, StageCount
 from slidesearch.response import Card, Explanation, ScoreFactors, SearchResponse, StageTrace
 
-__all__ = ["EmptyQueryError", "SearchConfig", "SlideSearch"]
+__all__ = ["EmptyQueryError", "SearchConfig", "SlideSearch", "UnknownUniverseError"]
+
+
+class UnknownUniverseError(ValueError):
+    """A scope names a universe no slide of the library belongs to (a typo would otherwise answer nothing)."""
 
 
 class AllSlides:
@@ -125,13 +131,24 @@ class SlideSearch:
             counts.append(StageCount(stage.name, before, state.size(n), (time.perf_counter() - start) * 1000))
         return state, counts
 
+    @cached_property
+    def _known_universes(self) -> dict[str, str]:
+        """Lower-cased universe name -> its spelling in the library."""
+        return {u.lower(): u for u in sorted(set(self.library.universes))}
+
     def _check_universes(self, universes: Sequence[str] | None) -> tuple[str, ...] | None:
         if universes is None:
             return None
         if isinstance(universes, str):
             universes = [universes]
-        wanted = tuple(dict.fromkeys(u.strip() for u in universes if u and u.strip()))
-        return wanted or None
+        known = self._known_universes
+        wanted = [u.strip() for u in universes if u and u.strip()]
+        unknown = [u for u in wanted if u.lower() not in known]
+        if unknown:
+            raise UnknownUniverseError(
+                f"unknown universe(s): {', '.join(unknown)}; the library has {', '.join(known.values()) or 'none'}"
+            )
+        return tuple(dict.fromkeys(known[u.lower()] for u in wanted)) or None
 
     def run_state(self, query: str | Sequence[str], universes: Sequence[str] | None = None,
                   top_per_group: int = 15) -> tuple[SearchState, list[StageCount]]:

@@ -6,7 +6,7 @@ import pytest
 from core.text import punctuation_insensitive
 from llm_adapters import FakeModel, LLMError
 from slidesearch.config import SearchConfig
-from slidesearch.engine import EmptyQueryError, SlideSearch
+from slidesearch.engine import EmptyQueryError, SlideSearch, UnknownUniverseError
 from slidesearch.generate import generate_library
 from slidesearch.library import Library
 from slidesearch.model import Slide, VerifiedCaseStudy
@@ -163,6 +163,13 @@ class TestInput:
         response = engine.search_v2("customer analytics case studies", universes=[universe])
         assert response.total_matches > 0
         assert {c.universe for c in response.cards() if not c.verified} == {universe}
+
+    def test_an_unknown_universe_is_a_clear_error_and_case_does_not_matter(self, engine, generated):
+        universe = generated[0].universes[0]
+        with pytest.raises(UnknownUniverseError, match=f"Nowhere.*the library has .*{universe}"):
+            engine.search_v2("customer analytics", universes=[universe, "Nowhere"])
+        shouted = engine.search_v2("customer analytics", universes=[universe.upper()])
+        assert {c.universe for c in shouted.cards() if not c.verified} == {universe}
 
     def test_top_per_group_bounds_every_section(self, engine):
         response = engine.search_v2("customer analytics", top_per_group=3)
