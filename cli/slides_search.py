@@ -29,7 +29,7 @@ def _engine(index: Path | None) -> SlideSearch:
         fail(str(exc))
 
 
-def _card(card: Card, explanation: str | None) -> Text:
+def _card(card: Card, explanation: str | None, several_angles: bool = False) -> Text:
     line = Text()
     line.append(card.title or "(untitled)", style="bold")
     line.append(f"  ·  {card.deck_name}", style="cyan")
@@ -39,6 +39,8 @@ def _card(card: Card, explanation: str | None) -> Text:
     if card.guaranteed:
         line.append("  ★ named in the query", style="yellow")
     line.append(f"\n{card.id}", style="dim")
+    if several_angles and card.angle:
+        line.append(f"  ·  answers: {card.angle}", style="dim")
     if card.preview:
         line.append(f"\n{card.preview}")
     if explanation:
@@ -53,7 +55,7 @@ def print_response(response, explanations: dict, max_sections: int | None = None
     if response.expanded_terms:
         console.print(f"[dim]expanded: {', '.join(response.expanded_terms)}[/]")
     for section, cards in list(response.groups.items())[:max_sections]:
-        body = Group(*[_card(c, explanations[c.id].explanation if c.id in explanations else None) for c in cards]) \
+        body = Group(*[_card(c, explanations[c.id].explanation if c.id in explanations else None, len(response.angles) > 1) for c in cards]) \
             if cards else Text("nothing in this section", style="dim")
         console.print(Panel(body, title=f"{section} ({len(cards)})", title_align="left"))
     if response.coverage_note:

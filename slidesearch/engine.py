@@ -178,7 +178,8 @@ class SlideSearch:
 
     # ------------------------------------------------------------------ output
 
-    def card(self, cand: Candidate) -> Card:
+    def card(self, cand: Candidate, angles: Sequence[str] = ()) -> Card:
+        """The response card of ``cand``; ``angles`` (the request's) name the angle it answers."""
         lib = self.library
         factors = ScoreFactors(
             primary=cand.primary, deck=cand.deck, boost=cand.boost, fusion=cand.fusion, folder=cand.folder, type=cand.type,
@@ -199,10 +200,11 @@ class SlideSearch:
             own_section=lib.section_of(r), score=cand.score, factors=factors, preview=lib.previews[r],
             guaranteed=cand.guaranteed, deck_id=lib.deck_ids[r], slide_number=int(lib.slide_numbers[r]),
             folder=lib.folders[r], universe=lib.universes[r],
+            angle=angles[cand.angle] if 0 <= cand.angle < len(angles) else None,
         )
 
     def _response(self, state: SearchState, counts: list[StageCount] | None) -> SearchResponse:
-        groups = {s: [self.card(c) for c in cards] for s, cards in (state.groups or {}).items()}
+        groups = {s: [self.card(c, state.angles) for c in cards] for s, cards in (state.groups or {}).items()}
         paths = set(state.llm_steps.values()) - {"not needed"}
         llm = self.model.id if any(p not in {"offline"} for p in paths) else "offline"
         return SearchResponse(
@@ -254,7 +256,7 @@ class SlideSearch:
             if sid in shown:
                 cards.append(shown[sid])
             elif sid in scored:
-                cards.append(self.card(scored[sid]))
+                cards.append(self.card(scored[sid], state.angles))
             elif sid in self.library.id_to_row:
                 row = self.library.id_to_row[sid]
                 cards.append(self.card(Candidate(row=row, section=self.library.section_of(row))))

@@ -44,6 +44,9 @@ class Card(BaseModel):
     verified: bool = False
     guaranteed: bool = Field(default=False, description="Spliced in by the guaranteed entity slot (14b).")
     own_section: str = Field(description="The slide's own section (differs from section only for 14b).")
+    angle: str | None = Field(default=None, description=(
+        "The angle of the brief that contributed most to the card's primary score; None for a slide found "
+        "only through expansion terms, a verified row, or a slide the response does not show."))
     deck_id: str | None = None
     slide_number: int | None = None
     folder: str | None = None

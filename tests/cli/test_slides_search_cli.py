@@ -58,6 +58,12 @@ class TestSearch:
         result = runner.invoke(app, ["slides", "search", "fraud", "learning analytics", "--json", "--index", str(index)])
         assert json.loads(result.stdout)["angles"] == ["fraud", "learning analytics"]
 
+    def test_a_card_of_a_several_angle_brief_says_which_angle_it_answers(self, index):
+        brief = _said(runner.invoke(app, ["slides", "search", "fraud", "learning analytics", "--index", str(index)]))
+        assert "answers: learning analytics" in brief
+        single = _said(runner.invoke(app, ["slides", "search", "learning analytics", "--index", str(index)]))
+        assert "answers:" not in single
+
     def test_universe_scope(self, index):
         result = runner.invoke(app, ["slides", "search", "analytics", "--universe", "EdTech", "--json",
                                      "--index", str(index)])

@@ -193,6 +193,14 @@ class TestResponse:
         bests = [cards[0].score if cards else -1.0 for cards in groups.values()]
         assert bests == sorted(bests, reverse=True)
 
+    def test_each_card_names_the_angle_it_answers(self, engine, generated):
+        brief = _queries(generated, "multi_part")[0]["query"]
+        cards = engine.search_v2(brief).cards()
+        answered = {c.angle for c in cards if not c.verified}
+        assert answered <= set(brief) | {None} and len(answered - {None}) >= 2
+        alone = engine.search_v2(brief[0]).cards()
+        assert {c.angle for c in alone if c.factors.primary > 0 and not c.verified} == {brief[0]}
+
     def test_trace_counts_every_stage(self, engine):
         response = engine.search_v2("customer analytics", trace=True)
         assert [row.stage for row in response.trace] == engine.stage_names
