@@ -37,6 +37,9 @@ _STAGE_LABELS = {
 }
 
 
+MIN_RATE_SECONDS = 0.05
+
+
 @contextmanager
 def _progress_bars(enabled: bool = True) -> Iterator[Callable[[str, int, int], None]]:
     """A ``progress(stage, done, total)`` callback drawing one rich bar per stage with rate and ETA."""
@@ -59,10 +62,10 @@ def _progress_bars(enabled: bool = True) -> Iterator[Callable[[str, int, int], N
                     time.perf_counter(),
                 )
             task, start = tasks[stage]
-            elapsed = max(time.perf_counter() - start, 1e-6)
-            bars.update(
-                task, completed=done if total else 1, total=max(total, 1), rate=f"{done / elapsed:,.0f}/s"
-            )
+            elapsed = time.perf_counter() - start
+            # A rate over a few milliseconds ("1,500,000,000/s" for a stage done at once) says nothing.
+            rate = f"{done / elapsed:,.0f}/s" if elapsed >= MIN_RATE_SECONDS else ""
+            bars.update(task, completed=done if total else 1, total=max(total, 1), rate=rate)
 
         yield update
 

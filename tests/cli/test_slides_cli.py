@@ -88,3 +88,23 @@ class TestErrors:
     def test_missing_path_is_reported(self, tmp_path):
         result = _run("ingest", str(tmp_path / "nope"))
         assert result.exit_code == 1 and "does not exist" in _said(result)
+
+
+def test_a_progress_bar_shows_no_rate_for_a_stage_done_at_once(monkeypatch):
+    import io
+    import time
+
+    from rich.console import Console
+
+    import cli.slides as slides_cli
+
+    out = io.StringIO()
+    monkeypatch.setattr(slides_cli, "err_console", Console(file=out, width=120, force_terminal=False))
+    with slides_cli._progress_bars() as progress:
+        progress("instant", 1500, 1500)
+        progress("slow", 0, 10)
+        time.sleep(slides_cli.MIN_RATE_SECONDS * 2)
+        progress("slow", 10, 10)
+    lines = out.getvalue().splitlines()
+    assert not any("/s" in line for line in lines if "instant" in line)
+    assert any("/s" in line for line in lines if "slow" in line)
