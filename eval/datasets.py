@@ -87,6 +87,9 @@ class SlidesDataset(BaseModel):
     sources: list[SourceFile]
     params: dict[str, object] = Field(default_factory=dict)
     library_path: str | None = None
+    verified_labels: bool = Field(default=False, description=(
+        "The qrels grade verified master-sheet rows too (``verified:<row_id>``), so the label judge judges them; "
+        "otherwise a verified card is left unjudged."))
 
     @property
     def labelled(self) -> bool:

@@ -5,7 +5,8 @@ engine's retrieval stages alone (``SlideSearch.retrieve``) and report nDCG@10
 (primary), MRR@10, Recall@10 and Recall@k. ``pipeline`` datasets (the generated
 library's labelled queries, user query logs) run the whole ``search_v2``, fetch
 every card's "why this?" and judge each card correct / 50-50 / wrong (verified
-master-sheet rows carry no labels, so the label judge leaves them unjudged); with labels
+master-sheet rows are judged when the dataset grades them, as the generated one does
+through each row's source slide, and left unjudged otherwise); with labels
 the primary per-query score is nDCG@10 of the cards in score order, without
 labels it is the mean verdict value (correct 1, 50-50 0.5, wrong 0).
 
@@ -199,8 +200,10 @@ def _run_pipeline(dataset: SlidesDataset, queries: list[LabelledQuery], config: 
             ]
             verdicts = llm_judge.judge(q.text, judge_cards, q.qrels)
         elif q.qrels:
-            # Labels grade slides; a verified master-sheet row has none, so the label judge cannot call it wrong.
-            verdicts = [(UNJUDGED, UNJUDGED) if c.verified else (label.verdict(c.id, q.qrels), label.name) for c in cards]
+            # Labels grade slides; unless the dataset grades verified master-sheet rows too, such a
+            # row has no label, so the label judge cannot call it wrong.
+            verdicts = [(UNJUDGED, UNJUDGED) if c.verified and not dataset.verified_labels
+                        else (label.verdict(c.id, q.qrels), label.name) for c in cards]
         else:
             verdicts = [(UNJUDGED, UNJUDGED)] * len(ids)
         judged = [

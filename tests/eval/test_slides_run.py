@@ -152,6 +152,20 @@ def test_verified_master_rows_are_left_unjudged_by_labels():
     assert all(c.judge == "label" for c in cards if not c.id.startswith("verified:"))
 
 
+def test_verified_rows_are_judged_when_the_dataset_grades_them():
+    master = [VerifiedCaseStudy(row_id="1", client="First Retail Bank", use_case="fraud detection",
+                                title="Card fraud detection with machine learning",
+                                summary="Machine learning fraud detection case study for a retail bank: losses down 32%."),
+              VerifiedCaseStudy(row_id="2", client="Second Bank", use_case="fraud analytics",
+                                title="Fraud analytics for a second bank", summary="Fraud case study: alerts down 40%.")]
+    query = QUERIES[0].model_copy(update={"qrels": {**QUERIES[0].qrels, "verified:1": 3.0}})
+    dataset = SlidesDataset(name="tiny-master", mode="pipeline", docs=DOCS, master=master, queries=[query],
+                            sources=[], verified_labels=True)
+    verdicts = {c.id: c.verdict for c in run_slides_dataset(dataset, CONFIG).items[0].cards}
+    assert verdicts.get("verified:1") == "correct"
+    assert verdicts.get("verified:2", "wrong") == "wrong"
+
+
 def test_a_query_log_runs_against_the_stored_slide_index(tmp_path, _isolated_seek_home):
     from eval.datasets import load_slides_dataset
     from slidesearch.library import Library
