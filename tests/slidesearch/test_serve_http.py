@@ -1,3 +1,4 @@
+import re
 import base64
 import io
 import threading
@@ -220,6 +221,16 @@ class TestServiceEndpoints:
         assert "Download deck" in page.text and "/static/app.js" in page.text
         assert "Why this?" in client.get("/static/app.js").text
         assert client.get("/static/style.css").status_code == 200
+
+    def test_the_page_reads_the_response_fields_it_shows(self, client):
+        # The page is plain JS over the JSON of /search: each field it reads must exist in the response model.
+        script = client.get("/static/app.js").text
+        card_fields = set(client.get("/openapi.json").json()["components"]["schemas"]["Card"]["properties"])
+        response_fields = set(client.get("/openapi.json").json()["components"]["schemas"]["SearchResponse"]["properties"])
+        dom = {"classList", "querySelector"}  # `card` also names a card's DOM node in the explain handler
+        assert set(re.findall(r"\bcard\.(\w+)", script)) - dom <= card_fields
+        assert set(re.findall(r"\bdata\.(\w+)", script)) - {"explanations"} <= response_fields
+        assert {"angle", "title", "preview"} <= set(re.findall(r"\bcard\.(\w+)", script))
 
     def test_scoped_server_refuses_a_search_outside_its_scope(self, engine):
         with TestClient(create_app(SlideService(engine, scope=["EdTech"]))) as client:

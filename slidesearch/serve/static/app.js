@@ -91,15 +91,17 @@ function render(query, data) {
   const results = $("results");
   results.replaceChildren();
   const coverage = $("coverage");
-  coverage.hidden = !data.coverage_note;
-  coverage.textContent = data.coverage_note || "";
+  const notes = [data.coverage_note, ...(data.notes || [])].filter(Boolean);
+  coverage.hidden = !notes.length;
+  coverage.textContent = notes.join(" · ");
+  const severalAngles = Array.isArray(query) && query.length > 1;
   let shown = 0;
   for (const [section, cards] of Object.entries(data.groups)) {
     if (!cards.length) continue;
     const grid = el("div", { className: "cards" });
     for (const card of cards) {
       if (state.cards.has(card.id)) continue;
-      const node = renderCard(card);
+      const node = renderCard(card, severalAngles);
       state.cards.set(card.id, node);
       grid.append(node);
       shown += 1;
@@ -107,10 +109,11 @@ function render(query, data) {
     results.append(el("section", { className: "group", dataset: { section } },
       el("h2", {}, section, " ", el("span", { className: "count" }, `(${cards.length})`)), grid));
   }
-  setStatus(shown ? `${shown} cards for ${Array.isArray(query) ? query.join(" · ") : query}` : "No results.");
+  setStatus(shown ? `${shown} card${shown === 1 ? "" : "s"} for ${Array.isArray(query) ? query.join(" · ") : query}`
+    : "No results.");
 }
 
-function renderCard(card) {
+function renderCard(card, severalAngles = false) {
   const inDeck = state.deck.includes(card.id);
   const why = el("button", { type: "button", className: "secondary why", textContent: "Why this?" });
   why.addEventListener("click", () => explain());
@@ -125,6 +128,7 @@ function renderCard(card) {
     el("p", { className: "preview", textContent: card.preview }),
     el("div", { className: "meta" },
       card.verified ? el("span", { className: "badge", textContent: "Verified" }) : null,
+      severalAngles && card.angle ? el("span", { className: "angle", textContent: `answers: ${card.angle}` }) : null,
       el("span", { className: "score", textContent: `score ${card.score.toFixed(3)}` })),
     el("div", { className: "explanation", hidden: true }),
     el("div", { className: "actions" }, why, add));
