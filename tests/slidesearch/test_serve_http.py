@@ -1,6 +1,6 @@
-import re
 import base64
 import io
+import re
 import threading
 
 import httpx
