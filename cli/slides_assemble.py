@@ -12,6 +12,12 @@ from cli.console import console, fail, print_json
 from cli.slides import app
 
 
+def _resolve(library, scope: list[str] | None) -> list[str] | None:
+    """The library's own spelling of each universe asked for (matched case-insensitively); None for no scope."""
+    resolved = library.resolve_universes(scope)
+    return list(resolved) if resolved else None
+
+
 @app.command("assemble")
 def assemble(
     out: Annotated[Path, typer.Option("--out", help="The .pptx file to write.")],
@@ -39,6 +45,7 @@ def assemble(
     try:
         if slide_ids:
             library = Library.open(index)
+            scope = _resolve(library, scope)
             ids = list(slide_ids)
         else:
             from slidesearch.engine import SlideSearch
@@ -46,12 +53,13 @@ def assemble(
             wanted = validate_sections(sections.split(",")) if sections else None
             engine = SlideSearch.open(index)
             library = engine.library
+            scope = _resolve(library, scope)
             response = engine.search_v2(query or "", universes=scope)
             ids = pick_cards(response.groups, wanted, 12 if max_slides is None else max_slides, library=library)
             if not ids:
                 fail(f"the search for {query!r} returned no slides in {', '.join(wanted) if wanted else 'any section'}")
         result = build_deck(ids, title=title, query=query, library=library, out=out, universes=scope)
-    except (AssembleError, LibraryError) as exc:
+    except (AssembleError, LibraryError, ValueError) as exc:  # ValueError: an empty query or an unknown universe
         fail(str(exc))
     if as_json:
         print_json(result.model_dump(mode="json"))

@@ -17,7 +17,6 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import replace
-from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +24,7 @@ import numpy as np
 
 from slidesearch.config import SearchConfig
 from slidesearch.explain import ExplainItem, explain_items
-from slidesearch.library import Library
+from slidesearch.library import Library, UnknownUniverseError
 from slidesearch.model import SECTIONS
 from slidesearch.pipeline.boost import BoostPass
 from slidesearch.pipeline.caps import Caps
@@ -50,10 +49,6 @@ from slidesearch.pipeline.state import Candidate, SearchState, Stage, StageCount
 from slidesearch.response import Card, Explanation, ScoreFactors, SearchResponse, StageTrace
 
 __all__ = ["EmptyQueryError", "SearchConfig", "SlideSearch", "UnknownUniverseError"]
-
-
-class UnknownUniverseError(ValueError):
-    """A scope names a universe no slide of the library belongs to (a typo would otherwise answer nothing)."""
 
 
 class AllSlides:
@@ -131,32 +126,13 @@ class SlideSearch:
             counts.append(StageCount(stage.name, before, state.size(n), (time.perf_counter() - start) * 1000))
         return state, counts
 
-    @cached_property
-    def _known_universes(self) -> dict[str, str]:
-        """Lower-cased universe name -> its spelling in the library."""
-        return {u.lower(): u for u in sorted(set(self.library.universes))}
-
-    def _check_universes(self, universes: Sequence[str] | None) -> tuple[str, ...] | None:
-        if universes is None:
-            return None
-        if isinstance(universes, str):
-            universes = [universes]
-        known = self._known_universes
-        wanted = [u.strip() for u in universes if u and u.strip()]
-        unknown = [u for u in wanted if u.lower() not in known]
-        if unknown:
-            raise UnknownUniverseError(
-                f"unknown universe(s): {', '.join(unknown)}; the library has {', '.join(known.values()) or 'none'}"
-            )
-        return tuple(dict.fromkeys(known[u.lower()] for u in wanted)) or None
-
     def run_state(self, query: str | Sequence[str], universes: Sequence[str] | None = None,
                   top_per_group: int = 15) -> tuple[SearchState, list[StageCount]]:
         """The final state and per-stage counts (for tests, traces and the eval harness)."""
         if top_per_group < 1:
             raise ValueError(f"top_per_group must be at least 1, got {top_per_group}")
         angles = (query,) if isinstance(query, str) else tuple(query)
-        state = SearchState(angles=angles, universes=self._check_universes(universes), top_per_group=top_per_group)
+        state = SearchState(angles=angles, universes=self.library.resolve_universes(universes), top_per_group=top_per_group)
         return self._run(self._stages, state)
 
     def search_v2(self, query: str | list[str], universes: list[str] | None = None, top_per_group: int = 15,

@@ -21,6 +21,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +63,14 @@ MAX_TAXONOMY_TERMS = 5_600
 
 Progress = Callable[[str, int, int], None]
 _COLUMN_SEP = "\x00"
+
+
+class UnknownUniverseError(ValueError):
+    """A scope names a universe no slide of the library belongs to (a typo would otherwise answer nothing)."""
+
+    def __init__(self, unknown: Sequence[str], known: Sequence[str]) -> None:
+        self.unknown, self.known = list(unknown), list(known)
+        super().__init__(f"unknown universe(s): {', '.join(self.unknown)}; the library has {', '.join(self.known) or 'none'}")
 
 
 class LibraryError(RuntimeError):
@@ -343,6 +352,30 @@ class Library:
         self._faiss_lock = threading.Lock()
 
     # ----------------------------------------------------------------- access
+
+    @cached_property
+    def _universe_spellings(self) -> dict[str, tuple[str, ...]]:
+        """Lower-cased universe name -> every spelling of it in the library (the library is read-only once loaded)."""
+        spellings: dict[str, tuple[str, ...]] = {}
+        for universe in sorted(set(self.universes)):
+            spellings[universe.lower()] = (*spellings.get(universe.lower(), ()), universe)
+        return spellings
+
+    def resolve_universes(self, names: str | Sequence[str] | None) -> tuple[str, ...] | None:
+        """The library's own universe names for ``names`` (matched case-insensitively; blanks and repeats dropped).
+
+        None or nothing but blanks means no scope (None). A name matching two spellings (folders
+        "/Marketing" and "/marketing") scopes to both. A name the library does not hold raises
+        ``UnknownUniverseError`` naming the ones it has.
+        """
+        if names is None:
+            return None
+        wanted = [u.strip() for u in ([names] if isinstance(names, str) else names) if u and u.strip()]
+        known = self._universe_spellings
+        unknown = [u for u in wanted if u.lower() not in known]
+        if unknown:
+            raise UnknownUniverseError(unknown, [s for spellings in known.values() for s in spellings])
+        return tuple(dict.fromkeys(s for u in wanted for s in known[u.lower()])) or None
 
     def __len__(self) -> int:
         return self.n

@@ -22,6 +22,7 @@ from typing import Any
 
 from core.settings import get_settings
 from slidesearch.assemble import VERIFIED_PREFIX, AssembleResult, assemble, pick_cards
+from slidesearch.library import UnknownUniverseError
 from slidesearch.model import SECTIONS
 from slidesearch.response import Explanation, SearchResponse
 from slidesearch.serve.usage_log import UsageLog
@@ -67,7 +68,6 @@ class SlideService:
         self.library = engine.library
         self.index_path = index_path
         self.usage_log = usage_log
-        self._known = {u.lower(): u for u in sorted(set(self.library.universes))}
         self._verified_ids = {f"{VERIFIED_PREFIX}{row.row_id}" for row in self.library.master}
         self.scope: list[str] | None = self._canonical(scope, "--universes") if scope else None
         self._lock = threading.Lock()
@@ -77,14 +77,15 @@ class SlideService:
 
     # ----------------------------------------------------------------- scope
 
-    def _canonical(self, universes: Sequence[str], what: str) -> list[str]:
-        names = [u.strip() for u in universes if u and u.strip()]
-        unknown = [u for u in names if u.lower() not in self._known]
-        if unknown:
+    def _canonical(self, universes: Sequence[str], what: str) -> list[str] | None:
+        """The library's spelling of ``universes`` (None when only blanks); an unknown one is a ServiceError."""
+        try:
+            resolved = self.library.resolve_universes(universes)
+        except UnknownUniverseError as exc:
             raise ServiceError(
-                f"unknown universe(s) in {what}: {', '.join(unknown)}; the library has {', '.join(self._known.values())}"
-            )
-        return list(dict.fromkeys(self._known[u.lower()] for u in names))
+                f"unknown universe(s) in {what}: {', '.join(exc.unknown)}; the library has {', '.join(exc.known)}"
+            ) from exc
+        return list(resolved) if resolved else None
 
     def universes_for(self, requested: Sequence[str] | None) -> list[str] | None:
         """The universes a call may search: the request intersected with the server scope (None = everything)."""

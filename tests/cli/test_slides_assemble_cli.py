@@ -107,6 +107,19 @@ class TestAssembleQuery:
         assert len(report["slides"]) == 1 and report["query"] == "learning analytics dashboards"
         assert len(Presentation(str(out)).slides) == 2
 
+    def test_universes_match_case_insensitively_and_an_unknown_one_is_a_clear_error(self, library, tmp_path):
+        out = tmp_path / "deck.pptx"
+        result = runner.invoke(app, ["slides", "assemble", "--query", "learning analytics dashboards",
+                                     "--universes", "edtech", "--out", str(out), "--json"])
+        assert result.exit_code == 0, result.output
+        assert out.exists()
+        typo = runner.invoke(app, ["slides", "assemble", "--query", "analytics", "--universes", "Nowhere",
+                                   "--out", str(tmp_path / "typo.pptx")])
+        assert typo.exit_code == 1 and "error: unknown universe(s): Nowhere" in _said(typo)
+        by_id = runner.invoke(app, ["slides", "assemble", "gen-3", "--universes", "EDTECH",
+                                    "--out", str(tmp_path / "ids.pptx")])
+        assert by_id.exit_code == 0, by_id.output
+
     def test_unknown_section_lists_the_valid_ones(self, library, tmp_path):
         result = runner.invoke(app, ["slides", "assemble", "--query", "analytics", "--sections", "Case Study",
                                      "--out", str(tmp_path / "d.pptx")])

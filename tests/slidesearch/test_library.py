@@ -9,6 +9,7 @@ from slidesearch.library import (
     SCHEMA_VERSION,
     Library,
     LibraryError,
+    UnknownUniverseError,
     mine_clusters,
     mine_taxonomy,
     mine_terms,
@@ -214,3 +215,31 @@ class TestSaveAndOpen:
         (tmp_path / "index").mkdir()
         with pytest.raises(FileExistsError):
             library.save(tmp_path / "index")
+
+
+class TestResolveUniverses:
+    @staticmethod
+    def _library(universes):
+        library = Library()
+        library.universes = list(universes)
+        return library
+
+    def test_names_match_case_insensitively_and_keep_the_library_spelling(self):
+        library = self._library(["EdTech", "DAAIS", "EdTech"])
+        assert library.resolve_universes(["edtech", " DAAIS ", "EDTECH"]) == ("EdTech", "DAAIS")
+        assert library.resolve_universes("daais") == ("DAAIS",)
+
+    def test_no_scope_is_none(self):
+        library = self._library(["EdTech"])
+        assert library.resolve_universes(None) is None
+        assert library.resolve_universes(["", "  "]) is None
+        assert library.resolve_universes([]) is None
+
+    def test_a_name_with_two_spellings_scopes_to_both(self):
+        assert self._library(["Marketing", "marketing", "Sales"]).resolve_universes(["MARKETING"]) == (
+            "Marketing", "marketing")
+
+    def test_an_unknown_name_is_an_error_naming_the_known_ones(self):
+        with pytest.raises(UnknownUniverseError, match="unknown universe.*Nowhere.*the library has DAAIS, EdTech") as info:
+            self._library(["EdTech", "DAAIS"]).resolve_universes(["EdTech", "Nowhere"])
+        assert info.value.unknown == ["Nowhere"] and isinstance(info.value, ValueError)
