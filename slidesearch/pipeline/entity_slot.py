@@ -12,16 +12,22 @@ from slidesearch.pipeline.state import SearchState
 
 def top_section(state: SearchState) -> str | None:
     """The section the answer leads with: the first section the brief asked for by name that has a heading,
-    else the headed section with the best card."""
+    else the answer section (a heading classify chose) with the best card, else the first answer section
+    headed, else the headed section with the best card. A section headed only because one angle of a brief
+    found nothing under the chosen headings (13) leads only when no answer section is headed."""
     groups = state.groups or {}
     for angle in state.angles:
         for section in asked_sections(angle):
             if section in groups:
                 return section
-    scored = [(cards[0].score, s) for s, cards in groups.items() if cards]
-    if scored:
-        return max(scored)[1]
-    return next(iter(groups), None)
+    answer = [s for s in groups if s in state.answer_sections]
+    for pool in (answer, list(groups)):
+        scored = [(groups[s][0].score, s) for s in pool if groups[s]]
+        if scored:
+            return max(scored)[1]
+        if pool:
+            return pool[0]
+    return None
 
 
 class EntitySlot:

@@ -23,8 +23,10 @@ class GroupSections:
     With several angles the same rule holds for each angle on its own (spec 03: each angle
     is served on its own): when none of an angle's floored candidates sits in a headed
     section, the sections they sit in get a heading holding that angle's slides only, with
-    a note naming the angle. A brief's second topic is then never dropped whole because the
-    first topic filled the headings, and the first topic's unheaded slides stay out.
+    a note naming the angle, so grouping never drops a brief's second topic whole because the
+    first topic filled the headings (the caps of 14 may still trim it like any section).
+    An angle is left to 14b only when every one of its slides holds a 06b name and no headed
+    slide does (then 14b, which acts when the top section holds no named slide, places one).
     """
 
     name = "13 group sections"
@@ -56,10 +58,14 @@ class GroupSections:
 
     @staticmethod
     def _unheaded_angles(state: SearchState, headed: list[str]) -> set[int]:
-        """The angles with candidates, none of them headed or holding a 06b name (14b serves those)."""
+        """The angles with candidates, none of them headed, that 14b will not serve."""
+        named_headed = any(c.section in headed and c.row in state.entity_rows for c in state.candidates)
         missed: set[int] = set()
         for number in range(len(state.angles)):
             own = [c for c in state.candidates if c.angle == number]
-            if own and not any(c.section in headed or c.row in state.entity_rows for c in own):
-                missed.add(number)
+            if not own or any(c.section in headed for c in own):
+                continue
+            if not named_headed and all(c.row in state.entity_rows for c in own):
+                continue  # 14b puts the best named slide under the heading asked for
+            missed.add(number)
         return missed

@@ -7,6 +7,7 @@ from slidesearch.config import SearchConfig
 from slidesearch.pipeline.caps import Caps
 from slidesearch.pipeline.deckcap import GlobalDeckCap
 from slidesearch.pipeline.dedup import ExactDedup, NearDuplicateDedup
+from slidesearch.pipeline.entity_slot import EntitySlot
 from slidesearch.pipeline.floor import RelevanceFloor
 from slidesearch.pipeline.order import OrderSections
 from slidesearch.pipeline.sections import GroupSections
@@ -139,12 +140,39 @@ class TestGroupSections:
         out = GroupSections(self._ctx(6)).run(state)
         assert list(out.groups) == ["Team & Credentials"] and not out.notes
 
-    def test_an_angle_whose_slide_holds_a_named_term_is_left_to_the_guaranteed_slot(self):
+    def _grouped_then_slotted(self, angles, answer_sections, cands, named):
+        state = SearchState(angles=angles, answer_sections=answer_sections, candidates=cands, scored=cands,
+                            entity_rows=frozenset(named))
+        out = EntitySlot(self._ctx(10)).run(GroupSections(self._ctx(10)).run(state))
+        return {s: [c.row for c in cards] for s, cards in out.groups.items() if cards}, out.notes
+
+    def test_an_angle_of_named_slides_only_is_left_to_the_guaranteed_slot(self):
         cands = (Candidate(row=3, section="Team & Credentials", score=0.9, angle=0),
                  Candidate(row=5, section="Other", score=0.7, angle=1))
-        state = SearchState(angles=("a", "acme"), answer_sections=("Team & Credentials",), candidates=cands,
-                            entity_rows=frozenset({5}))
-        assert list(GroupSections(self._ctx(6)).run(state).groups) == ["Team & Credentials"]
+        groups, notes = self._grouped_then_slotted(("a", "acme"), ("Team & Credentials",), cands, {5})
+        assert groups == {"Team & Credentials": [3, 5]} and not notes
+
+    def test_an_angle_is_not_left_to_the_slot_when_a_headed_slide_already_holds_a_name(self):
+        # 14b does nothing when the top section holds a named slide, so the second angle needs its own heading.
+        cands = (Candidate(row=1, section="Case Studies", score=0.9, angle=0),
+                 Candidate(row=2, section="Capabilities & Overview", score=0.6, angle=1))
+        groups, notes = self._grouped_then_slotted(("acme case studies", "pricing"), ("Case Studies",), cands, {1, 2})
+        assert groups == {"Case Studies": [1], "Capabilities & Overview": [2]} and '"pricing"' in notes[-1]
+
+    def test_an_angle_with_a_named_and_an_unnamed_slide_is_shown(self):
+        cands = (Candidate(row=1, section="Case Studies", score=0.9, angle=0),
+                 Candidate(row=2, section="Commercial & Contract Terms", score=0.6, angle=1),
+                 Candidate(row=3, section="Capabilities & Overview", score=0.5, angle=1))
+        groups, _ = self._grouped_then_slotted(("acme case studies", "blackrock pricing"), ("Case Studies",),
+                                               cands, {1, 2})
+        assert groups == {"Case Studies": [1], "Capabilities & Overview": [3], "Commercial & Contract Terms": [2]}
+
+    def test_the_guaranteed_slot_goes_under_a_chosen_heading_not_one_opened_for_another_angle(self):
+        cands = (Candidate(row=1, section="Other", score=0.9, angle=0),
+                 Candidate(row=2, section="Capabilities & Overview", score=0.6, angle=1))
+        groups, _ = self._grouped_then_slotted(("blackrock", "data platform"), ("Team & Credentials", "Case Studies"),
+                                               cands, {1})
+        assert groups == {"Case Studies": [1], "Capabilities & Overview": [2]}
 
 
 class TestCaps:
