@@ -53,6 +53,9 @@ class DatasetMissing(FileNotFoundError):
     """A dataset's source file is absent; the message names the path looked for."""
 
 
+ALIAS_RULE = "verified rows judged as their source slide (v1)"
+
+
 class SourceFile(BaseModel):
     """A file a dataset was read from, fingerprinted so two runs can prove they used the same data."""
 
@@ -87,9 +90,10 @@ class SlidesDataset(BaseModel):
     sources: list[SourceFile]
     params: dict[str, object] = Field(default_factory=dict)
     library_path: str | None = None
-    verified_labels: bool = Field(default=False, description=(
-        "The qrels grade verified master-sheet rows too (``verified:<row_id>``), so the label judge judges them; "
-        "otherwise a verified card is left unjudged."))
+    aliases: dict[str, str] = Field(default_factory=dict, description=(
+        "Card ids that stand for a labelled slide: a verified master-sheet row (``verified:<row_id>``) made "
+        "from that slide is judged as it, and in the IR metrics counts as it (once). A verified card with no "
+        "alias is left unjudged."))
 
     @property
     def labelled(self) -> bool:
@@ -97,7 +101,12 @@ class SlidesDataset(BaseModel):
 
     @property
     def hashes(self) -> dict[str, str]:
-        return {Path(s.path).name: s.sha256 for s in self.sources}
+        """The source files' hashes, plus the judging rule when aliases change what a card is judged as
+        (so two runs judged differently are never paired as like for like)."""
+        hashes = {Path(s.path).name: s.sha256 for s in self.sources}
+        if self.aliases:
+            hashes["judging"] = ALIAS_RULE
+        return hashes
 
 
 _HASH_CACHE: dict[tuple[str, int, int], str] = {}

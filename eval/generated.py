@@ -56,7 +56,12 @@ def read_labelled_queries(path: Path) -> list[LabelledQuery]:
 
 
 def verified_sources(path: Path) -> dict[str, str]:
-    """``verified:<row_id>`` -> the slide the generator made that master-sheet row from (``source_slide_id``)."""
+    """``verified:<row_id>`` -> the slide the generator made that master-sheet row from (``source_slide_id``).
+
+    The generator curates its master sheet from the library's own case studies (the row holds
+    that slide's title, client, challenge and impact), so the row answers exactly what its
+    slide answers; judging it as that slide lets the label judge see the verified blend (13).
+    """
     sources: dict[str, str] = {}
     for line in path.read_text(encoding="utf-8").splitlines():
         if line.strip():
@@ -66,31 +71,15 @@ def verified_sources(path: Path) -> dict[str, str]:
     return sources
 
 
-def label_verified_rows(queries: list[LabelledQuery], sources: dict[str, str]) -> list[LabelledQuery]:
-    """Each query's grades extended to the verified rows: a row is graded as the slide it was made from.
-
-    The generator curates its master sheet from the library's own case studies (the row holds
-    that slide's title, client, challenge and impact), so the row answers exactly what its
-    slide answers; without this the label judge could not see the verified blend (13) at all.
-    """
-    out = []
-    for q in queries:
-        extra = {row: q.qrels[slide] for row, slide in sources.items() if slide in q.qrels}
-        out.append(q.model_copy(update={"qrels": {**q.qrels, **extra}}) if extra else q)
-    return out
-
-
 def load_generated(slides: int = GENERATED_SLIDES, seed: int = GENERATED_SEED) -> SlidesDataset:
-    """Generate (first use) and load the labelled generated library, verified rows graded by their source slide."""
+    """Generate (first use) and load the labelled generated library, verified rows judged as their source slide."""
     folder = generated_folder(slides, seed)
     library_slides, _, slide_errors = read_slides_jsonl(folder / "slides.jsonl")
     master, master_errors = read_master(folder / "master.jsonl")
     if slide_errors or master_errors:
         raise ValueError(f"generated library at {folder} has bad rows: {(slide_errors + master_errors)[:3]}")
-    queries = label_verified_rows(read_labelled_queries(folder / "queries.jsonl"),
-                                  verified_sources(folder / "master.jsonl"))
     return SlidesDataset(
-        name="generated", mode="pipeline", docs=library_slides, master=master, queries=queries,
-        verified_labels=True,
+        name="generated", mode="pipeline", docs=library_slides, master=master,
+        queries=read_labelled_queries(folder / "queries.jsonl"), aliases=verified_sources(folder / "master.jsonl"),
         sources=[source_file(folder / name) for name in FILES], params={"slides": slides, "seed": seed},
     )

@@ -4,9 +4,9 @@
 engine's retrieval stages alone (``SlideSearch.retrieve``) and report nDCG@10
 (primary), MRR@10, Recall@10 and Recall@k. ``pipeline`` datasets (the generated
 library's labelled queries, user query logs) run the whole ``search_v2``, fetch
-every card's "why this?" and judge each card correct / 50-50 / wrong (verified
-master-sheet rows are judged when the dataset grades them, as the generated one does
-through each row's source slide, and left unjudged otherwise); with labels
+every card's "why this?" and judge each card correct / 50-50 / wrong (a verified
+master-sheet row is judged as the slide it stands for when the dataset says which, as
+the generated one does, and left unjudged otherwise); with labels
 the primary per-query score is nDCG@10 of the cards in score order, without
 labels it is the mean verdict value (correct 1, 50-50 0.5, wrong 0).
 
@@ -76,6 +76,11 @@ def _model_usage(model: Any) -> Usage:
         return Usage()
     return Usage(calls=usage.calls, prompt_tokens=usage.prompt_tokens,
                  completion_tokens=usage.completion_tokens, cost_usd=usage.cost_usd)
+
+
+def as_slides(ids: Sequence[str], aliases: dict[str, str]) -> list[str]:
+    """``ids`` with each alias (a verified row) read as the slide it stands for, once: showing both is one hit."""
+    return list(dict.fromkeys(aliases.get(i, i) for i in ids))
 
 
 def _ir_metrics(ranked: Sequence[str], qrels: dict[str, float], depth: int) -> dict[str, float]:
@@ -200,10 +205,10 @@ def _run_pipeline(dataset: SlidesDataset, queries: list[LabelledQuery], config: 
             ]
             verdicts = llm_judge.judge(q.text, judge_cards, q.qrels)
         elif q.qrels:
-            # Labels grade slides; unless the dataset grades verified master-sheet rows too, such a
-            # row has no label, so the label judge cannot call it wrong.
-            verdicts = [(UNJUDGED, UNJUDGED) if c.verified and not dataset.verified_labels
-                        else (label.verdict(c.id, q.qrels), label.name) for c in cards]
+            # Labels grade slides; a verified master-sheet row is judged as the slide it stands for
+            # (``aliases``), and one standing for none has no label, so it cannot be called wrong.
+            verdicts = [(UNJUDGED, UNJUDGED) if c.verified and c.id not in dataset.aliases
+                        else (label.verdict(dataset.aliases.get(c.id, c.id), q.qrels), label.name) for c in cards]
         else:
             verdicts = [(UNJUDGED, UNJUDGED)] * len(ids)
         judged = [
@@ -211,7 +216,7 @@ def _run_pipeline(dataset: SlidesDataset, queries: list[LabelledQuery], config: 
             for i, c, (v, j) in zip(ids, cards, verdicts, strict=True)
         ]
         values = [VERDICT_VALUE[c.verdict] for c in judged if c.verdict in VERDICT_VALUE]
-        metrics = _ir_metrics(ids, q.qrels, config.retrieve_k) if q.qrels else {}
+        metrics = _ir_metrics(as_slides(ids, dataset.aliases), q.qrels, config.retrieve_k) if q.qrels else {}
         if q.qrels:
             score: float | None = metrics["ndcg@10"]
         elif values or not ids:

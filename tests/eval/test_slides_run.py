@@ -2,7 +2,7 @@ import pytest
 
 from eval.config import SlidesConfig
 from eval.datasets import LabelledQuery, SlidesDataset
-from eval.slides_run import default_engine, run_slides_dataset
+from eval.slides_run import as_slides, default_engine, run_slides_dataset
 from slidesearch.model import Slide, VerifiedCaseStudy
 
 DOCS = [
@@ -152,18 +152,25 @@ def test_verified_master_rows_are_left_unjudged_by_labels():
     assert all(c.judge == "label" for c in cards if not c.id.startswith("verified:"))
 
 
-def test_verified_rows_are_judged_when_the_dataset_grades_them():
+def test_a_verified_row_is_judged_and_counted_as_the_slide_it_stands_for():
     master = [VerifiedCaseStudy(row_id="1", client="First Retail Bank", use_case="fraud detection",
                                 title="Card fraud detection with machine learning",
                                 summary="Machine learning fraud detection case study for a retail bank: losses down 32%."),
               VerifiedCaseStudy(row_id="2", client="Second Bank", use_case="fraud analytics",
                                 title="Fraud analytics for a second bank", summary="Fraud case study: alerts down 40%.")]
-    query = QUERIES[0].model_copy(update={"qrels": {**QUERIES[0].qrels, "verified:1": 3.0}})
-    dataset = SlidesDataset(name="tiny-master", mode="pipeline", docs=DOCS, master=master, queries=[query],
-                            sources=[], verified_labels=True)
-    verdicts = {c.id: c.verdict for c in run_slides_dataset(dataset, CONFIG).items[0].cards}
-    assert verdicts.get("verified:1") == "correct"
-    assert verdicts.get("verified:2", "wrong") == "wrong"
+    aliases = {"verified:1": "cs-fraud", "verified:2": "cs-supply"}
+    plain = SlidesDataset(name="tiny-master", mode="pipeline", docs=DOCS, master=master, queries=QUERIES[:1], sources=[])
+    item = run_slides_dataset(plain.model_copy(update={"aliases": aliases}), CONFIG).items[0]
+    verdicts = {c.id: c.verdict for c in item.cards}
+    assert verdicts["verified:1"] == "correct"  # stands for cs-fraud, graded 3
+    assert verdicts.get("verified:2", "wrong") == "wrong"  # stands for an unlabelled slide
+    assert item.metrics["recall@10"] <= 1.0
+
+
+def test_in_the_ir_metrics_a_verified_row_counts_once_as_its_slide():
+    aliases = {"verified:1": "s1", "verified:2": "s9"}
+    assert as_slides(["s1", "s2", "verified:1", "verified:2", "verified:3"], aliases) == ["s1", "s2", "s9", "verified:3"]
+    assert as_slides(["verified:1", "s1"], aliases) == ["s1"]
 
 
 def test_a_query_log_runs_against_the_stored_slide_index(tmp_path, _isolated_seek_home):
