@@ -76,13 +76,19 @@ class MiniLMEmbedder:
         from sentence_transformers import SentenceTransformer
         from transformers.utils import logging as transformers_logging
 
-        # transformers 5 draws a "Loading weights" bar on stderr for every model load: noise
-        # on each CLI search. The weights are local, so there is no download to watch.
-        transformers_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
 
         if threads:
             torch.set_num_threads(threads)
-        model = SentenceTransformer(str(get_model_path()), device="cpu")
+        # transformers 5 draws a "Loading weights" bar on stderr for every model load: noise on
+        # each CLI search, with no download to watch (the weights are local). Off for the load
+        # only: the switch is process-wide (it also silences huggingface_hub's bars).
+        bars_were_on = transformers_logging.is_progress_bar_enabled()
+        transformers_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
+        try:
+            model = SentenceTransformer(str(get_model_path()), device="cpu")
+        finally:
+            if bars_were_on:
+                transformers_logging.enable_progress_bar()  # type: ignore[no-untyped-call]
         model.max_seq_length = max_tokens
         if quantize:
             model = _quantize_linear_int8(model)

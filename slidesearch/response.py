@@ -46,7 +46,7 @@ class Card(BaseModel):
     own_section: str = Field(description="The slide's own section (differs from section only for 14b).")
     angle: str | None = Field(default=None, description=(
         "The angle of the brief that contributed most to the card's primary score; None for a slide found "
-        "only through expansion terms, a verified row, or a slide the response does not show."))
+        "only through expansion terms, a verified row, or (in explain) a slide the request never scored."))
     deck_id: str | None = None
     slide_number: int | None = None
     folder: str | None = None

@@ -94,7 +94,7 @@ function render(query, data) {
   const notes = [data.coverage_note, ...(data.notes || [])].filter(Boolean);
   coverage.hidden = !notes.length;
   coverage.textContent = notes.join(" · ");
-  const severalAngles = Array.isArray(query) && query.length > 1;
+  const severalAngles = (data.angles || []).length > 1;  // the engine's angles: repeats already merged
   let shown = 0;
   for (const [section, cards] of Object.entries(data.groups)) {
     if (!cards.length) continue;
