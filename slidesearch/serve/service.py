@@ -23,6 +23,7 @@ from typing import Any
 from core.settings import get_settings
 from slidesearch.assemble import VERIFIED_PREFIX, AssembleResult, assemble, pick_cards
 from slidesearch.library import UnknownUniverseError
+from slidesearch.pipeline.normalise import clean_angle
 from slidesearch.model import SECTIONS
 from slidesearch.response import Explanation, SearchResponse
 from slidesearch.serve.usage_log import UsageLog
@@ -48,7 +49,8 @@ def clean_query(value: Query) -> Query:
     """A query with blank angles dropped and surrounding space stripped; empty or over-long is a ServiceError."""
     if not isinstance(value, str | list) or (isinstance(value, list) and not all(isinstance(a, str) for a in value)):
         raise ServiceError("the query must be a string or a list of strings (one per angle)")
-    angles = [a.strip() for a in ([value] if isinstance(value, str) else value) if a.strip()]
+    # Blank means no searchable text: whitespace and control characters (a lone NUL) alike.
+    angles = [a.strip() for a in ([value] if isinstance(value, str) else value) if clean_angle(a, MAX_QUERY_CHARS)]
     if not angles:
         raise ServiceError("the query is empty; say what you are looking for (one angle per line for a brief)")
     if len(angles) > MAX_ANGLES:

@@ -104,6 +104,8 @@ class TestBadInput:
     @pytest.mark.parametrize("body, fragment", [
         ({"query": ""}, "query is empty"),
         ({"query": ["  ", ""]}, "query is empty"),
+        ({"query": "\u0000"}, "query is empty"),
+        ({"query": ["\u0001\u0002", " "]}, "query is empty"),
         ({"query": 123}, "query"),
         ({"query": "x" * 1001}, "at most 1000 characters"),
         ({"query": [f"angle {i}" for i in range(9)]}, "at most 8 angles"),
@@ -128,6 +130,8 @@ class TestBadInput:
 
     def test_get_blank_q_is_422(self, client):
         assert "query is empty" in client.get("/search", params={"q": "  "}).json()["error"]
+        control = client.get("/search", params={"q": "\u0000"})
+        assert control.status_code == 422 and "query is empty" in control.json()["error"]
 
     def test_huge_declared_body_is_413_before_parsing(self, client):
         response = client.post("/search", json={"query": "a" * (MAX_BODY_BYTES + 10)})
