@@ -23,8 +23,8 @@ from typing import Any
 from core.settings import get_settings
 from slidesearch.assemble import VERIFIED_PREFIX, AssembleResult, assemble, pick_cards
 from slidesearch.library import UnknownUniverseError
-from slidesearch.pipeline.normalise import clean_angle
 from slidesearch.model import SECTIONS
+from slidesearch.pipeline.normalise import clean_angle
 from slidesearch.response import Explanation, SearchResponse
 from slidesearch.serve.usage_log import UsageLog
 
