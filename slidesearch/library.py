@@ -78,7 +78,14 @@ class LibraryError(RuntimeError):
 
 
 def _rebuild_hint(path: Path) -> str:
-    return f"run `seek slides index` to build it (index directory: {path})"
+    """How to (re)build the index at ``path``: ``seek slides index`` writes ``SEEK_HOME/slides/index``."""
+    path = Path(path)
+    if path.resolve() == (get_settings().slides_dir / "index").resolve():
+        return f"run `seek slides index` to build it (index directory: {path})"
+    if path.name == "index" and path.parent.name == "slides":
+        return f"run `SEEK_HOME={path.parent.parent} seek slides index` to build it (index directory: {path})"
+    return (f"`seek slides index` builds SEEK_HOME/slides/index; build one there and point --index at it "
+            f"(index directory: {path})")
 
 
 class _SqliteCounts(Mapping[str, int]):
@@ -610,8 +617,11 @@ class Library:
         meta_path = path / "meta.json"
         if not meta_path.exists():
             raise LibraryError(f"no slide index found; {_rebuild_hint(path)}")
-        meta = json.loads(meta_path.read_text())
-        version = meta.get("schema_version")
+        try:
+            meta = json.loads(meta_path.read_text())
+        except (OSError, ValueError) as exc:
+            raise LibraryError(f"the slide index is unreadable (meta.json: {exc}); {_rebuild_hint(path)}") from exc
+        version = meta.get("schema_version") if isinstance(meta, dict) else None
         if version != SCHEMA_VERSION:
             raise LibraryError(
                 f"the slide index has schema version {version}, this seek needs {SCHEMA_VERSION}; "
@@ -621,8 +631,10 @@ class Library:
         lib.path = path
         try:
             lib._load(path, meta)
-        except (OSError, sqlite3.Error, ValueError, KeyError) as exc:
-            raise LibraryError(f"the slide index is unreadable ({exc}); {_rebuild_hint(path)}") from exc
+        except (OSError, sqlite3.Error, ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
+            # A damaged file shows up as any of these (a list where a mapping belongs, a short column...).
+            raise LibraryError(f"the slide index is unreadable ({type(exc).__name__}: {exc}); "
+                               f"{_rebuild_hint(path)}") from exc
         return lib
 
     def _string_columns(self) -> dict[str, list[str]]:

@@ -208,8 +208,28 @@ class TestSaveAndOpen:
         meta = json.loads((tmp_path / "index" / "meta.json").read_text())
         meta["schema_version"] = SCHEMA_VERSION + 1
         (tmp_path / "index" / "meta.json").write_text(json.dumps(meta))
-        with pytest.raises(LibraryError, match="rebuild it: run `seek slides index`"):
+        with pytest.raises(LibraryError, match="rebuild it: `seek slides index` builds SEEK_HOME/slides/index"):
             Library.open(tmp_path / "index")
+
+    @pytest.mark.parametrize(("name", "damage"), [
+        ("meta.json", "{not json"),
+        ("meta.json", "[]"),
+        ("mined.json", "[]"),
+        ("mined.json", "{}"),
+        ("columns/universes.txt", ""),
+        ("columns/ids.txt", "only-one-id"),
+    ])
+    def test_a_damaged_file_is_a_clear_library_error(self, library, tmp_path, name, damage):
+        library.save(tmp_path / "index")
+        (tmp_path / "index" / name).write_text(damage)
+        with pytest.raises(LibraryError, match="unreadable|schema version"):
+            Library.open(tmp_path / "index")
+
+    def test_the_hint_names_the_seek_home_that_holds_a_custom_index(self, library, tmp_path):
+        library.save(tmp_path / "elsewhere" / "slides" / "index")
+        (tmp_path / "elsewhere" / "slides" / "index" / "mined.json").write_text("[]")
+        with pytest.raises(LibraryError, match=f"SEEK_HOME={tmp_path / 'elsewhere'} seek slides index"):
+            Library.open(tmp_path / "elsewhere" / "slides" / "index")
 
     def test_saving_over_an_existing_directory_is_refused(self, library, tmp_path):
         (tmp_path / "index").mkdir()

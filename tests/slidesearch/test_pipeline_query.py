@@ -48,6 +48,8 @@ class TestExclusionCarveOut:
         "create a second deck without case studies and demoes... only retain the capability slides",
         "fraud detection, excluding case studies", "no case studies please", "skip the case studies",
         "not including case studies", "skipping case studies", "exclude case-studies",
+        "customer analytics w/o case studies", "leaving out case studies", "don't include case studies",
+        "do not include any case studies", "analytics minus the case studies",
     ])
     def test_case_study_exclusions(self, text):
         assert "Case Studies" in excluded_sections(text)
@@ -67,7 +69,7 @@ class TestExclusionCarveOut:
     def test_a_list_after_one_negation(self):
         assert excluded_sections("without case studies or pricing") == {"Case Studies", "Commercial & Contract Terms"}
 
-    @pytest.mark.parametrize("text", ["blackrock case studies", "capability gaps with no data migration",
+    @pytest.mark.parametrize("text", ["blackrock case studies", "capability gaps with no data migration", "dw/ops case studies",
                                       "case studies where no overview existed before"])
     def test_ordinary_queries_exclude_nothing(self, text):
         assert "Case Studies" not in excluded_sections(text)
