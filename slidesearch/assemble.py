@@ -140,7 +140,8 @@ def resolve_slides(slide_ids: Iterable[str], library: Library, universes: Sequen
     """The slides for ``slide_ids`` in order (duplicates dropped), or one error listing every bad id.
 
     A verified master-sheet card (``verified:<row_id>``, as the engine names it) becomes a
-    text-only slide of its title, client, use case and summary; it belongs to no universe.
+    text-only slide of its title, client, use case and summary; it is in scope in its own
+    universe, or in every one when it has none.
     """
     wanted = list(dict.fromkeys(str(s) for s in slide_ids))
     if not wanted:
@@ -148,10 +149,7 @@ def resolve_slides(slide_ids: Iterable[str], library: Library, universes: Sequen
     master = {f"{VERIFIED_PREFIX}{row.row_id}": row for row in library.master}
     unknown = [s for s in wanted if s not in library.id_to_row and s not in master]
     scope = set(universes) if universes else None
-    out_of_scope = [
-        s for s in wanted if s in library.id_to_row and scope is not None
-        and library.universes[library.id_to_row[s]] not in scope
-    ]
+    out_of_scope = [s for s in wanted if s not in unknown and scope is not None and not library.in_scope(s, scope)]
     if unknown or out_of_scope:
         parts = []
         if unknown:

@@ -1022,6 +1022,7 @@ def _master(rng: random.Random, slots: list[SlotMeta], n: int) -> list[dict[str,
                 "use_case": s.deck.capability.name,
                 "title": s.title,
                 "summary": f"{challenge.capitalize()}. {impact}".strip(),
+                "universe": s.deck.universe,
                 "source_slide_id": s.slide_id,
             }
         )

@@ -282,6 +282,7 @@ _MASTER_ALIASES = {
     "use_case": ("use_case", "use case", "usecase", "use-case", "solution area"),
     "title": ("title", "case study", "case study title", "name"),
     "summary": ("summary", "description", "details", "impact", "outcome"),
+    "universe": ("universe", "business unit", "practice"),
 }
 
 

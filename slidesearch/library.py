@@ -368,6 +368,26 @@ class Library:
             spellings[universe.lower()] = (*spellings.get(universe.lower(), ()), universe)
         return spellings
 
+    def in_scope(self, card_id: str, universes: Sequence[str] | None) -> bool:
+        """Whether a slide or a verified row (``verified:<row_id>``) may be shown in ``universes`` (None: anywhere).
+
+        A slide belongs to its universe; a verified row to its own, or to every scope when it has
+        none (a company-wide master sheet). An id the library does not hold is in no scope.
+        """
+        if universes is None:
+            return card_id in self.id_to_row or card_id in self._master_universes
+        row = self.id_to_row.get(card_id)
+        if row is not None:
+            return self.universes[row] in universes
+        if card_id not in self._master_universes:
+            return False
+        universe = self._master_universes[card_id]
+        return universe is None or universe in universes
+
+    @cached_property
+    def _master_universes(self) -> dict[str, str | None]:
+        return {f"verified:{m.row_id}": m.universe for m in self.master}
+
     def resolve_universes(self, names: str | Sequence[str] | None) -> tuple[str, ...] | None:
         """The library's own universe names for ``names`` (matched case-insensitively; blanks and repeats dropped).
 
@@ -569,11 +589,11 @@ class Library:
             db.executemany("INSERT INTO decks VALUES (?,?,?,?,?,?)", list(decks.values()))
             db.execute(
                 "CREATE TABLE master (row INTEGER PRIMARY KEY, row_id TEXT, client TEXT, use_case TEXT, "
-                "title TEXT, summary TEXT)"
+                "title TEXT, summary TEXT, universe TEXT)"
             )
             db.executemany(
-                "INSERT INTO master VALUES (?,?,?,?,?,?)",
-                [(i, m.row_id, m.client, m.use_case, m.title, m.summary) for i, m in enumerate(self.master)],
+                "INSERT INTO master VALUES (?,?,?,?,?,?,?)",
+                [(i, m.row_id, m.client, m.use_case, m.title, m.summary, m.universe) for i, m in enumerate(self.master)],
             )
             db.execute("CREATE TABLE word_df (term TEXT PRIMARY KEY, df INTEGER NOT NULL) WITHOUT ROWID")
             db.executemany("INSERT INTO word_df VALUES (?, ?)", self.rarity.words.items())
@@ -710,8 +730,11 @@ class Library:
         self.bm25 = BM25Index.load(path / "bm25", mmap=True) if (path / "bm25").exists() else None
         db = sqlite3.connect(f"file:{path / 'library.sqlite'}?mode=ro", uri=True)
         try:
+            # An index written before rows had a universe has no such column: its rows are company-wide.
+            has_universe = any(col[1] == "universe" for col in db.execute("PRAGMA table_info(master)"))
             master_rows = db.execute(
-                "SELECT row_id, client, use_case, title, summary FROM master ORDER BY row"
+                f"SELECT row_id, client, use_case, title, summary, {'universe' if has_universe else 'NULL'} "
+                "FROM master ORDER BY row"
             ).fetchall()
             words = Counter(dict(db.execute("SELECT term, df FROM word_df")))
         finally:
@@ -724,7 +747,7 @@ class Library:
         # Rows this library validated when it was built: constructed again without re-validating.
         self.master = [
             VerifiedCaseStudy.model_construct(
-                row_id=r[0], client=r[1], use_case=r[2], title=r[3], summary=r[4]
+                row_id=r[0], client=r[1], use_case=r[2], title=r[3], summary=r[4], universe=r[5]
             )
             for r in master_rows
         ]

@@ -327,6 +327,9 @@ class VerifiedCaseStudy(BaseModel):
     use_case: str = ""
     title: str = ""
     summary: str = ""
+    universe: str | None = Field(default=None, description=(
+        "The universe the row belongs to; a scoped search shows it only in that scope. None: company-wide, "
+        "shown in every scope (a master sheet without a universe column)."))
 
     @field_validator("row_id", mode="before")
     @classmethod

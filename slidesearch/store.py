@@ -94,10 +94,13 @@ class Store:
                     "use_case": str,
                     "title": str,
                     "summary": str,
+                    "universe": str,
                     "source_key": str,
                 },
                 pk="row_id",
             )
+        elif "universe" not in self.db["master"].columns_dict:  # a store made before rows had a universe
+            self.db["master"].add_column("universe", str)
         if "sources" not in self.db.table_names():
             self.db.table("sources").create(
                 {"source_key": str, "kind": str, "content_hash": str, "n_items": int}, pk="source_key"
@@ -181,7 +184,7 @@ class Store:
 
     def master_rows(self) -> list[VerifiedCaseStudy]:
         return [
-            VerifiedCaseStudy(**{k: r[k] for k in ("row_id", "client", "use_case", "title", "summary")})
+            VerifiedCaseStudy(**{k: r[k] for k in ("row_id", "client", "use_case", "title", "summary", "universe")})
             for r in self.db.query("SELECT * FROM master ORDER BY rowid")
         ]
 

@@ -19,7 +19,8 @@ class MasterBlend:
     the weakest real Case Studies score (or, when the section has no real slide, the
     weakest card in the response): strictly below every real match, on the same scale
     (the seed's scale-mismatch bug put raw cosines of 0.5-0.9 next to RRF scores of 0.01).
-    Only rows with cosine >= ``master_min_similarity`` to some angle are considered.
+    Only rows with cosine >= ``master_min_similarity`` to some angle are considered, and in a
+    scoped search only rows of those universes or of none (company-wide).
     """
 
     name = "13 verified master blend"
@@ -34,6 +35,9 @@ class MasterBlend:
         if state.query_vectors is None or len(lib.master_vectors) == 0:
             return state
         sims = (np.asarray(lib.master_vectors, dtype=np.float32) @ state.query_vectors.T).max(axis=1)
+        if state.universes is not None:  # a row of another universe is out of scope like its slides
+            scope = set(state.universes)
+            sims[[i for i, row in enumerate(lib.master) if row.universe is not None and row.universe not in scope]] = -2.0
         order = [i for i in np.argsort(-sims, kind="stable")[: cfg.section_cap] if sims[i] >= cfg.master_min_similarity]
         if not order:
             return state

@@ -103,16 +103,12 @@ class SlideService:
             )
         return allowed
 
-    def _in_scope(self, slide_id: str, universes: Sequence[str] | None) -> bool:
-        row = self.library.id_to_row.get(slide_id)
-        # Verified master-sheet rows are not slides and belong to no universe; they pass.
-        return row is None or universes is None or self.library.universes[row] in universes
 
     def check_slide_ids(self, slide_ids: Sequence[str]) -> list[str]:
         """``slide_ids`` deduplicated; unknown or out-of-scope ids are one error listing them."""
         ids = list(dict.fromkeys(slide_ids))
         unknown = [s for s in ids if s not in self.library.id_to_row and s not in self._verified_ids]
-        outside = [s for s in ids if s not in unknown and not self._in_scope(s, self.scope)]
+        outside = [s for s in ids if s not in unknown and not self.library.in_scope(s, self.scope)]
         if unknown or outside:
             parts = [f"unknown slide ids: {', '.join(unknown)}"] if unknown else []
             if outside:
@@ -183,7 +179,7 @@ class SlideService:
         """The response without any card outside ``universes`` (a guard behind the engine's own scoping)."""
         if universes is None:
             return response
-        groups = {name: [c for c in cards if self._in_scope(c.id, universes)] for name, cards in response.groups.items()}
+        groups = {name: [c for c in cards if self.library.in_scope(c.id, universes)] for name, cards in response.groups.items()}
         dropped = sum(len(cards) for cards in response.groups.values()) - sum(len(cards) for cards in groups.values())
         if not dropped:
             return response

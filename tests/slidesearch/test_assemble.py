@@ -257,6 +257,20 @@ class TestAssembleRequests:
         assert "Client: Acme Bank" in _all_text(prs.slides[0]) and "Reduced churn by 12%" in _all_text(prs.slides[0])
         assert "Verified case studies (master sheet) — row m7" in _all_text(prs.slides[-1])
 
+    def test_a_verified_row_of_another_universe_is_out_of_scope(self, library):
+        scoped = library.master[0].model_copy(update={"universe": "DAAIS"})
+        saved = library.master
+        library.master = [scoped, *saved[1:]]
+        library.__dict__.pop("_master_universes", None)  # the cached lookup, rebuilt for the edited sheet
+        try:
+            with pytest.raises(AssembleError, match=f"outside the universes EdTech: verified:{scoped.row_id}"):
+                assemble([f"verified:{scoped.row_id}"], library=library, universes=["EdTech"])
+            kept = assemble([f"verified:{scoped.row_id}"], library=library, universes=["DAAIS"])
+            assert [s.slide_id for s in kept.slides] == [f"verified:{scoped.row_id}"]
+        finally:
+            library.master = saved
+            library.__dict__.pop("_master_universes", None)
+
     def test_grouped_picture_and_hyperlink_keep_their_relationships(self, tmp_path):
         prs = Presentation()
         slide = prs.slides.add_slide(prs.slide_layouts[6])

@@ -164,6 +164,18 @@ class TestInput:
         assert response.total_matches > 0
         assert {c.universe for c in response.cards() if not c.verified} == {universe}
 
+    def test_a_scoped_search_shows_only_verified_rows_of_its_universe_or_of_none(self, engine, generated):
+        library = generated[0]
+        universes = {row.universe for row in library.master}
+        assert len(universes - {None}) >= 2, "the generated master sheet spans several universes"
+        seen = 0
+        for universe in sorted(universes - {None}):
+            for q in _queries(generated, "topic")[:15]:
+                rows = [c for c in engine.search_v2(q["query"], universes=[universe]).cards() if c.verified]
+                seen += len(rows)
+                assert all(library.in_scope(c.id, [universe]) for c in rows), (universe, q["query"])
+        assert seen > 0
+
     def test_an_unknown_universe_is_a_clear_error_and_case_does_not_matter(self, engine, generated):
         universe = generated[0].universes[0]
         with pytest.raises(UnknownUniverseError, match=f"Nowhere.*the library has .*{universe}"):

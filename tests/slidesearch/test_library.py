@@ -263,3 +263,28 @@ class TestResolveUniverses:
         with pytest.raises(UnknownUniverseError, match="unknown universe.*Nowhere.*the library has DAAIS, EdTech") as info:
             self._library(["EdTech", "DAAIS"]).resolve_universes(["EdTech", "Nowhere"])
         assert info.value.unknown == ["Nowhere"] and isinstance(info.value, ValueError)
+
+
+class TestInScope:
+    def test_slides_by_universe_verified_rows_by_their_own_or_everywhere(self):
+        library = Library()
+        library.universes, library.ids = ["EdTech", "DAAIS"], ["s0", "s1"]
+        library.id_to_row = {"s0": 0, "s1": 1}
+        library.master = [VerifiedCaseStudy(row_id="A", title="a", universe="DAAIS"),
+                          VerifiedCaseStudy(row_id="B", title="b")]
+        assert library.in_scope("s0", ["EdTech"]) and not library.in_scope("s1", ["EdTech"])
+        assert library.in_scope("verified:A", ["DAAIS"]) and not library.in_scope("verified:A", ["EdTech"])
+        assert library.in_scope("verified:B", ["EdTech"]) and library.in_scope("verified:B", None)
+        assert not library.in_scope("ghost", None) and not library.in_scope("verified:Z", ["EdTech"])
+
+
+def test_an_index_saved_before_verified_rows_had_a_universe_opens_them_as_company_wide(library, tmp_path):
+    import sqlite3
+
+    library.save(tmp_path / "index")
+    db = sqlite3.connect(tmp_path / "index" / "library.sqlite")
+    db.execute("ALTER TABLE master DROP COLUMN universe")
+    db.commit()
+    db.close()
+    opened = Library.open(tmp_path / "index")
+    assert opened.master and all(row.universe is None for row in opened.master)
