@@ -118,6 +118,10 @@ class BM25Index:
             matrix["data"] = (matrix["data"] * np.repeat(ratio, per_column)).astype(matrix["data"].dtype)
         return index
 
+    def knows(self, token: str) -> bool:
+        """Whether some document holds ``token`` (an analysed token: stemmed when the index stems)."""
+        return token in self._vocab
+
     def scores(self, query_tokens: Sequence[str]) -> NDArray[np.float32]:
         """BM25 score of every document for the query (unknown tokens contribute nothing)."""
         known = [self._vocab[t] for t in query_tokens if t in self._vocab]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from core.lexical import BM25Index
 from core.rarity import DocFreqTable
 from core.text import stoplist, tokenize
 from slidesearch.pipeline.context import SearchContext
@@ -18,11 +19,13 @@ _WORD = re.compile(r"\w+", re.UNICODE)
 COVERAGE_NOTE = "nothing in the library uses {terms}; showing the closest related material"
 
 
-def uncovered_terms(angles: tuple[str, ...], table: DocFreqTable) -> list[str]:
+def uncovered_terms(angles: tuple[str, ...], table: DocFreqTable, lexical: BM25Index | None = None) -> list[str]:
     """Distinctive words (any script, generic terms skipped) that no slide contains.
 
     A word in a script the tokenizer does not index (e.g. Japanese) cannot occur in the
-    word table, so it is reported: nothing matched it literally.
+    word table, so it is reported: nothing matched it literally. With a stemming BM25 index
+    (``lexical``) a word whose stem some slide holds is covered: "hospitals" is no gap in a
+    library of "hospital" slides, and the lexical voter already matches the two.
     """
     out: list[str] = []
     for angle in angles:
@@ -33,8 +36,15 @@ def uncovered_terms(angles: tuple[str, ...], table: DocFreqTable) -> list[str]:
             if tokens and all(t in GENERIC for t in tokens):
                 continue
             if not tokens or any(table.df(t) == 0 for t in tokens):
+                if lexical is not None and lexical.stemmer and _stem_known(word, lexical):
+                    continue
                 out.append(word)
     return out
+
+
+def _stem_known(word: str, lexical: BM25Index) -> bool:
+    stems = lexical.analyse(word)
+    return bool(stems) and all(lexical.knows(t) for t in stems)
 
 
 def coverage_note(terms: list[str]) -> str | None:
@@ -53,5 +63,5 @@ class CoverageCheck:
         self.context = context
 
     def run(self, state: SearchState) -> SearchState:
-        terms = uncovered_terms(state.angles, self.context.library.rarity)
+        terms = uncovered_terms(state.angles, self.context.library.rarity, self.context.library.bm25)
         return replace(state, uncovered_terms=tuple(terms), coverage_note=coverage_note(terms))

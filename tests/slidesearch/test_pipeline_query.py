@@ -3,6 +3,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from core.lexical import BM25Index
 from core.rarity import DocFreqTable
 from llm_adapters import FakeModel, LLMError
 from slidesearch.expand import WorldReply, cluster_terms, merge_terms, taxonomy_terms, world_terms
@@ -166,6 +167,14 @@ class TestCoverage:
 
     def test_other_scripts_are_reported_as_absent(self):
         assert uncovered_terms(("データ分析",), DocFreqTable.build(["data"])) == ["データ分析"]
+
+    def test_a_word_whose_stem_the_library_holds_is_covered_by_a_stemming_index(self):
+        docs = ["document ai for a hospital network"]
+        table = DocFreqTable.build(docs)
+        stemmed = BM25Index.from_texts(docs, stemmer="english")
+        assert uncovered_terms(("document ai for hospitals in sweden",), table, stemmed) == ["sweden"]
+        assert uncovered_terms(("hospitals",), table, BM25Index.from_texts(docs)) == ["hospitals"]
+        assert uncovered_terms(("hospitals",), table) == ["hospitals"]
 
     def test_no_note_when_everything_is_covered(self):
         assert coverage_note([]) is None
