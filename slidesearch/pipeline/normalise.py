@@ -27,12 +27,8 @@ def clean_angle(text: str, max_chars: int) -> str:
     return (cut[:space] if space > max_chars // 2 else cut).strip()
 
 
-def split_angles(query: str | Sequence[str], max_chars: int, max_angles: int) -> tuple[str, ...]:
-    """The cleaned, de-duplicated (case-insensitively) angles of a query; EmptyQueryError when none is left.
-
-    Angles beyond ``max_angles`` are joined onto the last kept angle rather than dropped, so
-    no words of the brief are lost; that angle is then cut like any other.
-    """
+def distinct_angles(query: str | Sequence[str]) -> list[str]:
+    """The cleaned, de-duplicated (case-insensitively) angles of a query, uncut; EmptyQueryError when none is left."""
     if isinstance(query, str):
         raw = [query]
     elif isinstance(query, Sequence):
@@ -50,9 +46,19 @@ def split_angles(query: str | Sequence[str], max_chars: int, max_angles: int) ->
             angles.append(angle)
     if not angles:
         raise EmptyQueryError("the query is empty: type a few words describing the slides you want")
-    if len(angles) > max_angles:
-        angles = [*angles[: max_angles - 1], " ".join(angles[max_angles - 1 :])]
-    return tuple(clean_angle(a, max_chars) for a in angles)
+    return angles
+
+
+def merge_extra_angles(angles: list[str], max_angles: int) -> list[str]:
+    """Angles beyond ``max_angles`` joined onto the last kept one rather than dropped: no word of the brief is lost."""
+    if len(angles) <= max_angles:
+        return angles
+    return [*angles[: max_angles - 1], " ".join(angles[max_angles - 1 :])]
+
+
+def split_angles(query: str | Sequence[str], max_chars: int, max_angles: int) -> tuple[str, ...]:
+    """The query's distinct angles, extra ones merged into the last, each cut at ``max_chars`` on a word boundary."""
+    return tuple(clean_angle(a, max_chars) for a in merge_extra_angles(distinct_angles(query), max_angles))
 
 
 class NormaliseAngles:
@@ -66,4 +72,12 @@ class NormaliseAngles:
         self.max_chars, self.max_angles = max_chars, max_angles
 
     def run(self, state: SearchState) -> SearchState:
-        return replace(state, angles=split_angles(state.angles, self.max_chars, self.max_angles))
+        distinct = distinct_angles(state.angles)
+        merged = merge_extra_angles(distinct, self.max_angles)
+        notes = list(state.notes)  # a limit that changes the brief is said, never silent
+        if len(merged) < len(distinct):
+            notes.append(f"a brief has at most {self.max_angles} angles; angles {self.max_angles} to "
+                         f"{len(distinct)} were searched together as one")
+        if any(len(a) > self.max_chars for a in merged):
+            notes.append(f"an angle is searched on its first {self.max_chars:,} characters; the rest was left out")
+        return replace(state, angles=tuple(clean_angle(a, self.max_chars) for a in merged), notes=tuple(notes))

@@ -38,6 +38,13 @@ class TestNormaliseAngles:
         with pytest.raises(TypeError):
             split_angles(["ok", 3], 100, 8)  # type: ignore[list-item]
 
+    def test_a_limit_that_changes_the_brief_is_said_in_a_note(self):
+        merged = NormaliseAngles(1000, 8).run(SearchState(angles=tuple(f"angle {i}" for i in range(10))))
+        assert len(merged.angles) == 8 and "angles 8 to 10 were searched together" in merged.notes[0]
+        cut = NormaliseAngles(100, 8).run(SearchState(angles=("data " * 40 + "capital call",)))
+        assert "capital" not in cut.angles[0] and "first 100 characters" in cut.notes[0]
+        assert NormaliseAngles(100, 8).run(SearchState(angles=("ok", "OK", "fine"))).notes == ()
+
     def test_stage_returns_a_new_state(self):
         state = SearchState(angles=(" x  y ",))
         out = NormaliseAngles(100, 8).run(state)
