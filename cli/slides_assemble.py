@@ -37,6 +37,8 @@ def assemble(
     from slidesearch.assemble import assemble as build_deck
     from slidesearch.library import Library, LibraryError
 
+    if query is not None and not query.strip():
+        fail("the query is empty: type a few words describing the slides you want")
     if not slide_ids and not query:
         fail("give slide ids, or --query to take the top cards of a search")
     if slide_ids and (sections or max_slides is not None):

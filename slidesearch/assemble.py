@@ -254,6 +254,8 @@ def validate_sections(sections: Sequence[str]) -> list[str]:
 def _write_atomically(out: Path, data: bytes) -> Path:
     """Write to a temporary name beside ``out`` and rename, so a failure never leaves half a deck."""
     out = out.expanduser().resolve()
+    if out.is_dir():
+        raise AssembleError(f"{out} is a folder; give the path of the .pptx file to write")
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(f".{out.name}.{uuid.uuid4().hex}.tmp")
     try:

@@ -216,9 +216,11 @@ class SlideSearch:
 
         The query is run through the pipeline so each card carries the factors it was
         ranked with; an id the response does not show (a slide or a verified row) is
-        explained from its own text with no score factors. An unknown id is a ValueError
-        naming it.
+        explained from its own text with no score factors, and said not to be among the
+        results. A single id may be given as a string; repeats are explained once. An
+        unknown id is a ValueError naming it.
         """
+        slide_ids = list(dict.fromkeys([slide_ids] if isinstance(slide_ids, str) else slide_ids))  # one id, or repeats
         verified = {f"verified:{m.row_id}" for m in self.library.master}
         unknown = [i for i in slide_ids if i not in self.library.id_to_row and i not in verified]
         if unknown:
@@ -241,5 +243,5 @@ class SlideSearch:
                 if index is None:
                     raise ValueError(f"unknown verified row {sid}")
                 cards.append(self.card(Candidate(master=index, section="Case Studies", verified=True)))
-        items = [ExplainItem(card=c, snippet=self._snippet_for(c)) for c in cards]
+        items = [ExplainItem(card=c, snippet=self._snippet_for(c), shown=c.id in shown) for c in cards]
         return explain_items(response.query, items, self.model, response.expanded_terms)

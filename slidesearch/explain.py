@@ -31,6 +31,8 @@ class ExplainItem:
 
     card: Card
     snippet: str
+    shown: bool = True
+    """False for a card the query's response does not show (asked about by id): it is explained as such."""
 
 
 class ExplainReply(BaseModel):
@@ -67,15 +69,20 @@ def offline_explanation(query: str, item: ExplainItem, expanded: Sequence[str] =
     matched = literal_matches(query, text)
     padded = f" {punctuation_insensitive(text)} "
     related = [t for t in expanded if f" {punctuation_insensitive(t)} " in padded][:3]
-    parts: list[str] = []
+    parts: list[str] = [] if item.shown else ["Not among the results for this query."]
     if card.verified:
         who = f" for {card.client}" if card.client else ""
-        sim = f" (similarity {f.similarity:.2f})" if f.similarity is not None else ""
-        parts.append(f"Verified case study{who} from the master sheet, close in meaning to the query{sim}.")
+        if item.shown:
+            sim = f" (similarity {f.similarity:.2f})" if f.similarity is not None else ""
+            parts.append(f"Verified case study{who} from the master sheet, close in meaning to the query{sim}.")
+        else:
+            parts.append(f"Verified case study{who} from the master sheet.")
     if matched:
         parts.append(f"Contains {_quoted(matched)} from the query.")
-    else:
+    elif item.shown:
         parts.append("None of the query's words appear on it; it matched by meaning only (closest related material).")
+    else:
+        parts.append("None of the query's words appear on it.")
     if related:
         parts.append(f"Also mentions related term{'s' if len(related) > 1 else ''} {_quoted(related)}.")
     if card.guaranteed:

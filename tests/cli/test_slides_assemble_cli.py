@@ -84,6 +84,12 @@ class TestAssembleIds:
                                      "--out", str(tmp_path / "d.pptx")])
         assert result.exit_code == 1 and classic(2) in _said(result)
 
+    def test_a_folder_for_out_and_an_empty_query_are_clear_errors(self, library, tmp_path):
+        folder = runner.invoke(app, ["slides", "assemble", "gen-3", "--out", str(tmp_path)])
+        assert folder.exit_code == 1 and "is a folder" in _said(folder)
+        empty = runner.invoke(app, ["slides", "assemble", "--query", "  ", "--out", str(tmp_path / "d.pptx")])
+        assert empty.exit_code == 1 and "the query is empty" in _said(empty)
+
     def test_needs_ids_or_a_query(self, library, tmp_path):
         result = runner.invoke(app, ["slides", "assemble", "--out", str(tmp_path / "d.pptx")])
         assert result.exit_code == 1 and "give slide ids, or --query" in _said(result)

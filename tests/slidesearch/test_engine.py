@@ -261,8 +261,16 @@ class TestExplain:
         out = engine.explain("risk analytics case studies", [shown, unshown, verified])
         assert [e.slide_id for e in out] == [shown, unshown, verified]
         assert all(e.explanation and e.llm == "offline" for e in out)
+        assert not out[0].explanation.startswith("Not among the results")
+        assert out[1].explanation.startswith("Not among the results for this query.")
+        assert "meaning only" not in out[1].explanation
         with pytest.raises(ValueError, match="unknown"):
             engine.explain("q", ["verified:nope"])
+
+    def test_explain_takes_one_id_as_a_string_and_explains_a_repeat_once(self, engine, generated):
+        sid = generated[0].ids[0]
+        assert [e.slide_id for e in engine.explain("risk analytics", sid)] == [sid]
+        assert [e.slide_id for e in engine.explain("risk analytics", [sid, sid])] == [sid]
 
 
 class TestRetrieve:
