@@ -118,6 +118,19 @@ class BM25Index:
             matrix["data"] = (matrix["data"] * np.repeat(ratio, per_column)).astype(matrix["data"].dtype)
         return index
 
+    def rows_with(self, token: str) -> NDArray[np.int64]:
+        """The documents holding ``token`` (an analysed token), whatever its weight.
+
+        Okapi IDF is zero for a word in half the documents, so a zero score does not mean absent;
+        the index's column for the token lists every document that holds it.
+        """
+        column = self._vocab.get(token)
+        if column is None or self.n_docs == 0:
+            return np.zeros(0, dtype=np.int64)
+        matrix = self._bm25.scores
+        start, end = int(matrix["indptr"][column]), int(matrix["indptr"][column + 1])
+        return np.asarray(matrix["indices"][start:end], dtype=np.int64)
+
     def knows(self, token: str) -> bool:
         """Whether some document holds ``token`` (an analysed token: stemmed when the index stems)."""
         return token in self._vocab

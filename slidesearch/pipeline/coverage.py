@@ -1,9 +1,17 @@
-"""Spec step 16: distinctive query words with no literal occurrence anywhere in the library get a note."""
+"""Spec step 16: distinctive query words with no literal occurrence anywhere in the library get a note.
+
+In a scoped search, words the library holds only outside the searched universes are named
+too, and a query with no words at all ("😀", "?") is said to be answered by meaning alone.
+"""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import replace
+
+import numpy as np
+from numpy.typing import NDArray
 
 from core.lexical import BM25Index
 from core.rarity import DocFreqTable
@@ -16,7 +24,20 @@ REQUEST_WORDS = ("without", "excluding", "exclude", "except", "skip", "skipping"
                  "get", "like", "similar", "any", "latest", "recent", "good", "best", "relevant", "pitch")
 GENERIC = stoplist(REQUEST_WORDS)
 _WORD = re.compile(r"\w+", re.UNICODE)
-COVERAGE_NOTE = "nothing in the library uses {terms}; showing the closest related material"
+
+
+def distinctive_words(angles: tuple[str, ...]) -> list[str]:
+    """The words of the angles that name a topic (any script; generic and request words skipped), in order, once."""
+    out: list[str] = []
+    for angle in angles:
+        for word in _WORD.findall(angle.lower()):
+            if word in GENERIC or len(word) < 2 or word in out:
+                continue
+            tokens = tokenize(word)
+            if tokens and all(t in GENERIC for t in tokens):
+                continue
+            out.append(word)
+    return out
 
 
 def uncovered_terms(angles: tuple[str, ...], table: DocFreqTable, lexical: BM25Index | None = None) -> list[str]:
@@ -28,17 +49,22 @@ def uncovered_terms(angles: tuple[str, ...], table: DocFreqTable, lexical: BM25I
     library of "hospital" slides, and the lexical voter already matches the two.
     """
     out: list[str] = []
-    for angle in angles:
-        for word in _WORD.findall(angle.lower()):
-            if word in GENERIC or len(word) < 2 or word in out:
+    for word in distinctive_words(angles):
+        tokens = tokenize(word)
+        if not tokens or any(table.df(t) == 0 for t in tokens):
+            if lexical is not None and lexical.stemmer and _stem_known(word, lexical):
                 continue
-            tokens = tokenize(word)
-            if tokens and all(t in GENERIC for t in tokens):
-                continue
-            if not tokens or any(table.df(t) == 0 for t in tokens):
-                if lexical is not None and lexical.stemmer and _stem_known(word, lexical):
-                    continue
-                out.append(word)
+            out.append(word)
+    return out
+
+
+def absent_in_scope(words: list[str], lexical: BM25Index, scope: NDArray[np.bool_]) -> list[str]:
+    """Of ``words`` (each held somewhere in the library), those no slide inside ``scope`` holds."""
+    out = []
+    for word in words:
+        tokens = lexical.analyse(word)
+        if tokens and not all(bool(scope[lexical.rows_with(t)].any()) for t in tokens):
+            out.append(word)
     return out
 
 
@@ -47,11 +73,23 @@ def _stem_known(word: str, lexical: BM25Index) -> bool:
     return bool(stems) and all(lexical.knows(t) for t in stems)
 
 
-def coverage_note(terms: list[str]) -> str | None:
-    if not terms:
+def coverage_note(terms: Sequence[str], scoped: Sequence[str] = (), universes: Sequence[str] = ()) -> str | None:
+    """The note for words the library never uses, and for words it uses only outside the searched universes."""
+    parts = []
+    if terms:
+        parts.append(f"nothing in the library uses that exact wording ({_quoted(terms)})")
+    if scoped:
+        parts.append(f"nothing in {', '.join(universes)} uses {_quoted(scoped)} (other universes do)")
+    if not parts:
         return None
-    quoted = " or ".join(f'"{t}"' for t in terms)
-    return COVERAGE_NOTE.format(terms=f"that exact wording ({quoted})")
+    return f"{'; '.join(parts)}; showing the closest related material"
+
+
+def _quoted(terms: Sequence[str]) -> str:
+    return " or ".join(f'"{t}"' for t in terms)
+
+
+NO_WORDS_NOTE = "the query holds no words to match literally; showing the closest material by meaning"
 
 
 class CoverageCheck:
@@ -63,5 +101,13 @@ class CoverageCheck:
         self.context = context
 
     def run(self, state: SearchState) -> SearchState:
-        terms = uncovered_terms(state.angles, self.context.library.rarity, self.context.library.bm25)
-        return replace(state, uncovered_terms=tuple(terms), coverage_note=coverage_note(terms))
+        library = self.context.library
+        terms = uncovered_terms(state.angles, library.rarity, library.bm25)
+        scoped: list[str] = []
+        if state.universes and library.bm25 is not None:
+            held = [w for w in distinctive_words(state.angles) if w not in terms]
+            scoped = absent_in_scope(held, library.bm25, self.context.scope_mask(state.universes))
+        note = coverage_note(terms, scoped, state.universes or ())
+        if note is None and not any(_WORD.search(angle) for angle in state.angles):
+            note = NO_WORDS_NOTE  # "😀" or "?": nothing literal to match, so say the answer is by meaning
+        return replace(state, uncovered_terms=tuple([*terms, *scoped]), coverage_note=note)

@@ -42,6 +42,16 @@ class TestSearch:
         assert "Capital call notice automation" in said and "Deck 0.pptx" in said
         assert "fan360" in said and "note:" in said
 
+    def test_a_scoped_search_names_words_only_other_universes_hold(self, index):
+        said = _said(runner.invoke(app, ["slides", "search", "capital call", "--universe", "EdTech", "--index", str(index)]))
+        assert 'nothing in EdTech uses "capital" or "call" (other universes do)' in said
+        whole = _said(runner.invoke(app, ["slides", "search", "capital call", "--index", str(index)]))
+        assert "other universes do" not in whole
+
+    def test_a_query_without_words_says_it_is_answered_by_meaning(self, index):
+        said = _said(runner.invoke(app, ["slides", "search", "😀", "--index", str(index)]))
+        assert "no words to match literally" in said
+
     def test_the_headline_counts_cards_in_good_english(self, index):
         for query in ("capital call fan360", "fraud", "learning analytics for universities"):
             total = json.loads(runner.invoke(app, ["slides", "search", query, "--json", "--index", str(index)]).stdout)[

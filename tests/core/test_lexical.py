@@ -178,3 +178,16 @@ class TestSaveLoad:
     def test_save_leaves_no_temporary_file(self, tmp_path):
         BM25Index.build(TOY).save(tmp_path / "bm25")
         assert not list((tmp_path / "bm25").glob("*.tmp"))
+
+
+class TestRowsWith:
+    def test_lists_every_holder_even_when_the_word_weighs_zero(self, tmp_path):
+        docs = ["capital call notice", "learning analytics", "capital markets", "risk models"]
+        index = BM25Index.from_texts(docs, stemmer="english")
+        (capital,) = index.analyse("capital")
+        assert float(index.scores([capital]).max()) == 0.0  # in half the documents: Okapi IDF is 0
+        assert index.rows_with(capital).tolist() == [0, 2]
+        assert index.rows_with("nowhere").tolist() == []
+        assert index.knows(capital) and not index.knows("nowhere")
+        index.save(tmp_path / "bm25")
+        assert BM25Index.load(tmp_path / "bm25").rows_with(capital).tolist() == [0, 2]

@@ -9,7 +9,7 @@ from llm_adapters import FakeModel, LLMError
 from slidesearch.expand import WorldReply, cluster_terms, merge_terms, taxonomy_terms, world_terms
 from slidesearch.model import SECTIONS
 from slidesearch.pipeline.classify import CaseStudiesSafetyNet, ExclusionCarveOut, excluded_sections
-from slidesearch.pipeline.coverage import coverage_note, uncovered_terms
+from slidesearch.pipeline.coverage import absent_in_scope, coverage_note, uncovered_terms
 from slidesearch.pipeline.names import person_names, rare_phrases, rare_words
 from slidesearch.pipeline.normalise import EmptyQueryError, NormaliseAngles, split_angles
 from slidesearch.pipeline.state import SearchState
@@ -182,6 +182,15 @@ class TestCoverage:
         assert uncovered_terms(("document ai for hospitals in sweden",), table, stemmed) == ["sweden"]
         assert uncovered_terms(("hospitals",), table, BM25Index.from_texts(docs)) == ["hospitals"]
         assert uncovered_terms(("hospitals",), table) == ["hospitals"]
+
+    def test_words_held_only_outside_the_scope_are_named_for_it(self):
+        docs = ["capital call notice automation", "learning analytics for universities"]
+        lexical = BM25Index.from_texts(docs, stemmer="english")
+        scope = np.array([False, True])
+        assert absent_in_scope(["capital", "learning", "analytics"], lexical, scope) == ["capital"]
+        note = coverage_note([], ["capital"], ["EdTech"])
+        assert note.startswith('nothing in EdTech uses "capital" (other universes do)')
+        assert coverage_note(["fan360"], ["capital"], ["EdTech"]).count("nothing in") == 2
 
     def test_no_note_when_everything_is_covered(self):
         assert coverage_note([]) is None
