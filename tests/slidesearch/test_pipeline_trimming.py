@@ -126,19 +126,16 @@ class TestGroupSections:
         cands = (Candidate(row=3, section="Team & Credentials", score=0.9, angle=0),
                  Candidate(row=4, section="Capabilities & Overview", score=0.8, angle=0),
                  Candidate(row=5, section="Capabilities & Overview", score=0.7, angle=1))
-        state = SearchState(angles=("our team", "pricing"), answer_sections=("Team & Credentials",), candidates=cands)
-        out = GroupSections(self._ctx(6)).run(state)
-        assert {s: [c.row for c in cards] for s, cards in out.groups.items()} == {
-            "Capabilities & Overview": [5], "Team & Credentials": [3]}
-        assert any('"pricing"' in note and '"our team"' not in note for note in out.notes)
+        groups, notes = self._grouped_then_slotted(("our team", "pricing"), ("Team & Credentials",), cands, ())
+        assert groups == {"Capabilities & Overview": [5], "Team & Credentials": [3]}
+        assert any('"pricing"' in note and '"our team"' not in note for note in notes)
 
     def test_no_extra_heading_when_every_angle_has_a_headed_slide(self):
         cands = (Candidate(row=3, section="Team & Credentials", score=0.9, angle=0),
                  Candidate(row=4, section="Capabilities & Overview", score=0.8, angle=1),
                  Candidate(row=5, section="Team & Credentials", score=0.7, angle=1))
-        state = SearchState(angles=("a", "b"), answer_sections=("Team & Credentials",), candidates=cands)
-        out = GroupSections(self._ctx(6)).run(state)
-        assert list(out.groups) == ["Team & Credentials"] and not out.notes
+        groups, notes = self._grouped_then_slotted(("a", "b"), ("Team & Credentials",), cands, ())
+        assert list(groups) == ["Team & Credentials"] and not notes
 
     def _grouped_then_slotted(self, angles, answer_sections, cands, named):
         state = SearchState(angles=angles, answer_sections=answer_sections, candidates=cands, scored=cands,
