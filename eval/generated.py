@@ -14,8 +14,8 @@ from pathlib import Path
 
 from core.settings import get_settings
 from eval.datasets import GENERATED_SEED, GENERATED_SLIDES, LabelledQuery, SlidesDataset, source_file
-from slidesearch.assemble import VERIFIED_PREFIX
 from slidesearch.ingest import read_master, read_slides_jsonl
+from slidesearch.model import VERIFIED_PREFIX
 
 FILES = ("slides.jsonl", "master.jsonl", "queries.jsonl")
 

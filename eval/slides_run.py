@@ -108,7 +108,7 @@ def _flatten(response: Any) -> list[Any]:
 
 def _snippets(library: Library, cards: Sequence[Any]) -> list[str]:
     """The full 600-character text the judge sees: the slide's indexed snippet, or a verified row's document."""
-    master = {f"verified:{m.row_id}": m.document[:600] for m in library.master} if library.master else {}
+    master = {m.card_id: m.document[:600] for m in library.master} if library.master else {}
     return [master.get(c.id, c.preview) if c.verified else library.snippets[library.id_to_row[c.id]] for c in cards]
 
 

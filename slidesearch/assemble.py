@@ -38,7 +38,7 @@ from pptx.parts.image import ImagePart
 from pptx.util import Emu, Pt
 from pydantic import BaseModel, ConfigDict, Field
 
-from slidesearch.model import SECTIONS, Slide, VerifiedCaseStudy
+from slidesearch.model import SECTIONS, VERIFIED_PREFIX, Slide, VerifiedCaseStudy
 from slidesearch.response import Card
 
 if TYPE_CHECKING:
@@ -55,8 +55,6 @@ TEXT_SLIDE_BODY_CHARS = 1200
 BODY_SIZES = ((300, 20), (700, 16), (TEXT_SLIDE_BODY_CHARS + 2, 12))
 #: Lines per "Sources" slide: 18 lines at 14 pt fill a 16:9 or 4:3 slide body without overflowing.
 SOURCES_PER_SLIDE = 18
-#: How the engine names a verified master-sheet card ("verified:<row_id>").
-VERIFIED_PREFIX = "verified:"
 MASTER_DECK_ID = "master-sheet"
 MASTER_DECK_NAME = "Verified case studies (master sheet)"
 #: Cap on the one-step form (`--max`) so a query cannot ask for an unbounded deck.
@@ -146,7 +144,7 @@ def resolve_slides(slide_ids: Iterable[str], library: Library, universes: Sequen
     wanted = list(dict.fromkeys(str(s) for s in slide_ids))
     if not wanted:
         raise AssembleError("no slide ids given; pass at least one slide id")
-    master = {f"{VERIFIED_PREFIX}{row.row_id}": row for row in library.master}
+    master = {row.card_id: row for row in library.master}
     unknown = [s for s in wanted if s not in library.id_to_row and s not in master]
     scope = set(universes) if universes else None
     out_of_scope = [s for s in wanted if s not in unknown and scope is not None and not library.in_scope(s, scope)]
@@ -226,7 +224,7 @@ def pick_cards(groups: Mapping[str, Sequence[Card]], sections: Sequence[str] | N
     if not 1 <= max_slides <= MAX_DECK_SLIDES:
         raise AssembleError(f"--max must be between 1 and {MAX_DECK_SLIDES}, got {max_slides}")
     wanted = set(validate_sections(sections)) if sections else None
-    verified = {f"{VERIFIED_PREFIX}{row.row_id}" for row in library.master} if library is not None else set()
+    verified = {row.card_id for row in library.master} if library is not None else set()
     picked: list[str] = []
     for section, cards in groups.items():
         if wanted is not None and section not in wanted:

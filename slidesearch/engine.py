@@ -165,7 +165,7 @@ class SlideSearch:
         if cand.master >= 0:
             row = lib.master[cand.master]
             return Card(
-                id=f"verified:{row.row_id}", title=row.title or f"{row.client}: {row.use_case}".strip(": "),
+                id=row.card_id, title=row.title or f"{row.client}: {row.use_case}".strip(": "),
                 deck_name="Verified case studies (master sheet)", section=cand.section, own_section=cand.section,
                 score=cand.score, factors=factors, preview=row.summary[:200], verified=True,
                 client=row.client or None, use_case=row.use_case or None,
@@ -201,7 +201,7 @@ class SlideSearch:
 
     def _snippet_for(self, card: Card) -> str:
         if card.verified:
-            row = next((m for m in self.library.master if f"verified:{m.row_id}" == card.id), None)
+            row = next((m for m in self.library.master if m.card_id == card.id), None)
             return row.document[:600] if row else card.preview
         return self.library.snippets[self.library.id_to_row[card.id]]
 
@@ -221,7 +221,7 @@ class SlideSearch:
         unknown id is a ValueError naming it.
         """
         slide_ids = list(dict.fromkeys([slide_ids] if isinstance(slide_ids, str) else slide_ids))  # one id, or repeats
-        verified = {f"verified:{m.row_id}" for m in self.library.master}
+        verified = {m.card_id for m in self.library.master}
         unknown = [i for i in slide_ids if i not in self.library.id_to_row and i not in verified]
         if unknown:
             raise ValueError(f"unknown slide id(s): {', '.join(unknown)}")
@@ -239,7 +239,7 @@ class SlideSearch:
                 row = self.library.id_to_row[sid]
                 cards.append(self.card(Candidate(row=row, section=self.library.section_of(row))))
             else:
-                index = next((i for i, m in enumerate(self.library.master) if f"verified:{m.row_id}" == sid), None)
+                index = next((i for i, m in enumerate(self.library.master) if m.card_id == sid), None)
                 if index is None:
                     raise ValueError(f"unknown verified row {sid}")
                 cards.append(self.card(Candidate(master=index, section="Case Studies", verified=True)))

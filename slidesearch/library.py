@@ -386,7 +386,7 @@ class Library:
 
     @cached_property
     def _master_universes(self) -> dict[str, str | None]:
-        return {f"verified:{m.row_id}": m.universe for m in self.master}
+        return {m.card_id: m.universe for m in self.master}
 
     def resolve_universes(self, names: str | Sequence[str] | None) -> tuple[str, ...] | None:
         """The library's own universe names for ``names`` (matched case-insensitively; blanks and repeats dropped).

@@ -317,6 +317,10 @@ class Deck(BaseModel):
         return canonical_deck_id(self.deck_name or self.deck_id)
 
 
+VERIFIED_PREFIX = "verified:"
+"""A verified master-sheet row's card id is this prefix and its row id (``verified:M0001``)."""
+
+
 class VerifiedCaseStudy(BaseModel):
     """One row of the hand-verified master case-study sheet."""
 
@@ -335,6 +339,11 @@ class VerifiedCaseStudy(BaseModel):
     @classmethod
     def _id_as_text(cls, value: object) -> str:
         return str(value).strip()
+
+    @property
+    def card_id(self) -> str:
+        """The id of this row's card in a response (``verified:<row_id>``)."""
+        return f"{VERIFIED_PREFIX}{self.row_id}"
 
     @property
     def document(self) -> str:

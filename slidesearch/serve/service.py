@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from core.settings import get_settings
-from slidesearch.assemble import VERIFIED_PREFIX, AssembleResult, assemble, pick_cards
+from slidesearch.assemble import AssembleResult, assemble, pick_cards
 from slidesearch.library import UnknownUniverseError
 from slidesearch.model import SECTIONS
 from slidesearch.pipeline.normalise import clean_angle
@@ -70,7 +70,7 @@ class SlideService:
         self.library = engine.library
         self.index_path = index_path
         self.usage_log = usage_log
-        self._verified_ids = {f"{VERIFIED_PREFIX}{row.row_id}" for row in self.library.master}
+        self._verified_ids = {row.card_id for row in self.library.master}
         self.scope: list[str] | None = self._canonical(scope, "--universes") if scope else None
         self._lock = threading.Lock()
         self._counts: Counter[str] = Counter()
