@@ -26,6 +26,7 @@ def _service(index: Path | None, universes: str | None):  # type: ignore[no-unty
         engine = SlideSearch.open(index)
     except LibraryError as exc:
         fail(str(exc))
+    engine.warm_up()  # the model loads now, not during the first request (about 4 s on two cores)
     scope = [u.strip() for u in universes.split(",") if u.strip()] if universes else None
     try:
         return SlideService(engine, scope=scope, usage_log=UsageLog.from_settings(usage_db_path(index)),

@@ -143,6 +143,11 @@ class SlideSearch:
         state, counts = self.run_state(query, universes, top_per_group)
         return self._response(state, counts if trace else None)
 
+    def warm_up(self) -> None:
+        """Load the query encoder and run one search, so a server's first request costs what the rest do."""
+        self.library.embedder()
+        self.search_v2("warm up")
+
     def retrieve(self, query: str, k: int = 10) -> list[tuple[str, float]]:
         """The retrieval stages alone (03, 06b, whole-library pool, 07a, 08's entity factor): the best ``k`` ids.
 

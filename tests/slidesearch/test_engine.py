@@ -218,6 +218,12 @@ class TestResponse:
         assert [row.stage for row in response.trace] == engine.stage_names
         assert response.trace[0].candidates_in == engine.library.n
 
+    def test_warm_up_loads_the_query_encoder(self, generated):
+        library = generated[0]
+        library._embedder = None
+        SlideSearch(library).warm_up()
+        assert library._embedder is not None
+
     def test_trace_loads_the_query_encoder_before_timing_the_first_stage(self, generated):
         library = generated[0]
         engine = SlideSearch(library)
