@@ -21,9 +21,13 @@ class Caps:
         if state.groups is None:
             return state
         per_section = max(1, min(self.section_cap, state.top_per_group))
+        notes = state.notes
+        if state.top_per_group > self.section_cap and any(len(c) > self.section_cap for c in state.groups.values()):
+            notes = (*notes, f"a section shows at most {self.section_cap} cards; "
+                             f"{state.top_per_group} per section were asked for")
         groups = {s: cards[:per_section] for s, cards in state.groups.items()}
         everything = sorted(((c.score, s, i) for s, cards in groups.items() for i, c in enumerate(cards)), reverse=True)
         if len(everything) > self.global_cap:
             keep = {(s, i) for _, s, i in everything[: self.global_cap]}
             groups = {s: tuple(c for i, c in enumerate(cards) if (s, i) in keep) for s, cards in groups.items()}
-        return replace(state, groups=groups)
+        return replace(state, groups=groups, notes=notes)

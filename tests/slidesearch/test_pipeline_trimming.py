@@ -187,6 +187,11 @@ class TestCaps:
     def test_top_per_group_above_the_cap_is_held_at_the_cap(self):
         out = Caps(15, 50).run(SearchState(angles=("q",), top_per_group=99, groups={"Other": _cands([1] * 30)}))
         assert len(out.groups["Other"]) == 15
+        assert out.notes == ("a section shows at most 15 cards; 99 per section were asked for",)
+
+    def test_no_cap_note_when_nothing_was_cut_by_it(self):
+        out = Caps(15, 50).run(SearchState(angles=("q",), top_per_group=99, groups={"Other": _cands([1] * 5)}))
+        assert len(out.groups["Other"]) == 5 and out.notes == ()
 
 
 class TestOrderSections:
