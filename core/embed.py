@@ -94,7 +94,10 @@ class MiniLMEmbedder:
             model = _quantize_linear_int8(model)
         self._model = model
         self._lock = threading.Lock()
-        self.name = f"minilm-l6-v2{'-int8' if quantize else ''}-t{max_tokens}"
+        self._quantized = quantize
+        # "-q1": a query's texts are encoded one at a time (see ``encode``); the name keys the
+        # embedding caches, so vectors made the earlier, batched way are never mixed in.
+        self.name = f"minilm-l6-v2{'-int8' if quantize else ''}-t{max_tokens}{'-q1' if quantize else ''}"
 
     def encode(self, texts: Sequence[str], batch_size: int = 64) -> NDArray[np.float32]:
         if not texts:
@@ -106,13 +109,20 @@ class MiniLMEmbedder:
             # A query's few texts gain nothing from a second thread, and torch's idle OpenMP
             # threads then spin against the BLAS threads of the numpy stages that follow
             # (measured at 122,623 slides: median 48-50 ms with 2 threads, 39-41 ms with 1).
-            if len(texts) <= SINGLE_THREAD_TEXTS:
+            few = len(texts) <= SINGLE_THREAD_TEXTS
+            if few:
                 torch.set_num_threads(1)
             try:
-                vectors = self._model.encode(
-                    list(texts), batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True,
-                    show_progress_bar=False,
-                )
+                # Int8 dynamic quantisation scales activations per batch, so a text's vector depends
+                # on the texts encoded with it ("thank you" alone vs beside a longer angle: cosine
+                # 0.85). A query's few texts are encoded one at a time, so the same query always gets
+                # the same vectors, whatever was searched before or beside it.
+                batches = [[t] for t in texts] if few and self._quantized else [list(texts)]
+                vectors = np.vstack([
+                    self._model.encode(batch, batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True,
+                                       show_progress_bar=False)
+                    for batch in batches
+                ])
             finally:
                 torch.set_num_threads(threads)
         return l2_normalise(vectors)

@@ -122,11 +122,12 @@ def run_slides_dataset(
     engine = engine_factory(library, config)
     queries = dataset.queries[: config.max_queries] if config.max_queries else dataset.queries
     trace_query = config.trace_query or (_query_text(queries[0].text) if queries else None)
-    # One batched encode of every angle: far cheaper per text than one call per query (measured
-    # 100 s against about 40 minutes for SlideVQA's 1,640 questions on this loaded machine);
-    # the engine's own per-query calls then hit the cache.
+    # Every angle encoded up front, each on its own as the engine encodes a query's texts (an
+    # int8 encoder's vector for a text depends on its batch-mates); the engine's calls then hit
+    # the cache.
     if embedder is not None:
-        embedder.encode(sorted({a for q in queries for a in _angles(q.text)} | ({trace_query} if trace_query else set())))
+        for angle in sorted({a for q in queries for a in _angles(q.text)} | ({trace_query} if trace_query else set())):
+            embedder.encode([angle])
     trace = engine.search_v2(trace_query, trace=True).trace if trace_query else None
     if dataset.mode == "retrieve":
         result = _run_retrieve(dataset, queries, config, engine)

@@ -121,6 +121,12 @@ class TestMiniLM:
         model.encode([f"slide {i}" for i in range(40)])
         assert seen == [1, before] and torch.get_num_threads() == before
 
+    def test_a_query_text_gets_the_same_vector_alone_or_beside_others(self):
+        model = make_embedder("minilm")
+        alone = model.encode(["thank you"])[0]
+        beside = model.encode(["workforce analytics case studies for a large retail bank in europe", "thank you"])[1]
+        assert float(alone @ beside) == pytest.approx(1.0, abs=1e-5)
+
     def test_loading_draws_no_weight_loading_bar(self, capfd):
         from transformers.utils import logging as transformers_logging
 
