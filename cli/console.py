@@ -7,6 +7,7 @@ from typing import Any, NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 console = Console()
 err_console = Console(stderr=True)
@@ -19,5 +20,5 @@ def print_json(data: Any) -> None:
 
 def fail(message: str, code: int = 1) -> NoReturn:
     """Print a one-line error on stderr and exit with ``code``."""
-    err_console.print(f"[bold red]error:[/] {message}")
+    err_console.print(f"[bold red]error:[/] {escape(message)}")  # a message may quote "[/]" from the user
     raise typer.Exit(code)

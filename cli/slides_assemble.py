@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from cli.console import console, fail, print_json
@@ -63,12 +64,15 @@ def assemble(
         result = build_deck(ids, title=title, query=query, library=library, out=out, universes=scope)
     except (AssembleError, LibraryError, ValueError) as exc:  # ValueError: an empty query or an unknown universe
         fail(str(exc))
+    except OSError as exc:  # an unwritable --out: a missing parent under /proc, a file in the path, a name too long
+        fail(f"cannot write the deck to {out}: {exc.strerror or exc}")
     if as_json:
         print_json(result.model_dump(mode="json"))
         return
     table = Table("#", "slide", "deck", "how", "why", show_lines=False)
     for note in result.slides:
-        table.add_row(str(note.position), note.slide_id, f"{note.deck_name} · {note.slide_number}", note.mode, note.reason)
+        table.add_row(str(note.position), escape(note.slide_id), escape(f"{note.deck_name} · {note.slide_number}"),
+                      note.mode, escape(note.reason))
     console.print(table)
-    console.print(f"wrote {result.path} ({result.n_slides} slides: {len(result.copied)} copied, "
+    console.print(f"wrote {escape(str(result.path))} ({result.n_slides} slides: {len(result.copied)} copied, "
                   f"{len(result.rendered_as_text)} as text) in {result.seconds:.2f} s")

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Group
+from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -50,18 +51,18 @@ def _card(card: Card, explanation: str | None, several_angles: bool = False) -> 
 
 def print_response(response, explanations: dict, max_sections: int | None = None) -> None:
     """Sections as panels of cards in the engine's order, the coverage note, and the trace when present."""
-    console.print(f"[bold]{response.query}[/]  ·  {response.total_matches} card{'' if response.total_matches == 1 else 's'}  ·  intents {', '.join(response.intents)}"
+    console.print(f"[bold]{escape(response.query)}[/]  ·  {response.total_matches} card{'' if response.total_matches == 1 else 's'}  ·  intents {', '.join(response.intents)}"
                   f"  ·  llm {response.llm}")
     if response.expanded_terms:
-        console.print(f"[dim]expanded: {', '.join(response.expanded_terms)}[/]")
+        console.print(f"[dim]expanded: {escape(', '.join(response.expanded_terms))}[/]")
     for section, cards in list(response.groups.items())[:max_sections]:
         body = Group(*[_card(c, explanations[c.id].explanation if c.id in explanations else None, len(response.angles) > 1) for c in cards]) \
             if cards else Text("nothing in this section", style="dim")
         console.print(Panel(body, title=f"{section} ({len(cards)})", title_align="left"))
     if response.coverage_note:
-        console.print(f"[yellow]note:[/] {response.coverage_note}")
+        console.print(f"[yellow]note:[/] {escape(response.coverage_note)}")
     for note in response.notes:
-        console.print(f"[yellow]note:[/] {note}")
+        console.print(f"[yellow]note:[/] {escape(note)}")
     if response.trace is not None:
         table = Table("stage", "in", "out", "ms", title="candidates per stage")
         for row in response.trace:
@@ -102,17 +103,18 @@ def search(
 def explain_cmd(
     slide_ids: Annotated[list[str], typer.Argument(help="Card ids to explain.")],
     query: Annotated[str, typer.Option("--query", help="The query the cards were ranked for.")],
+    universe: Annotated[list[str] | None, typer.Option("--universe", help="The universe(s) the search used.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the explanations as JSON.")] = False,
     index: Annotated[Path | None, typer.Option("--index", help="Index directory (default SEEK_HOME/slides/index).")] = None,
 ) -> None:
     """'Why this?' for cards under a query."""
     engine = _engine(index)
     try:
-        explanations = engine.explain(query, slide_ids)
+        explanations = engine.explain(query, slide_ids, universes=universe or None)
     except ValueError as exc:
         fail(str(exc))
     if as_json:
         print_json([e.model_dump(mode="json") for e in explanations])
         return
     for e in explanations:
-        console.print(f"[bold]{e.slide_id}[/] [dim]({e.llm})[/]\n  {e.explanation}")
+        console.print(f"[bold]{escape(e.slide_id)}[/] [dim]({e.llm})[/]\n  {escape(e.explanation)}")

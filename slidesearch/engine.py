@@ -173,7 +173,8 @@ class SlideSearch:
                 id=row.card_id, title=row.title or f"{row.client}: {row.use_case}".strip(": "),
                 deck_name="Verified case studies (master sheet)", section=cand.section, own_section=cand.section,
                 score=cand.score, factors=factors, preview=row.summary[:200], verified=True,
-                client=row.client or None, use_case=row.use_case or None,
+                client=row.client or None, use_case=row.use_case or None, universe=row.universe,
+                angle=angles[cand.angle] if 0 <= cand.angle < len(angles) else None,
             )
         r = cand.row
         return Card(
@@ -216,13 +217,15 @@ class SlideSearch:
         items = [ExplainItem(card=c, snippet=self._snippet_for(c)) for c in cards]
         return explain_items(response.query, items, self.model, response.expanded_terms)
 
-    def explain(self, query: str | list[str], slide_ids: Sequence[str]) -> list[Explanation]:
+    def explain(self, query: str | list[str], slide_ids: Sequence[str],
+                universes: Sequence[str] | None = None) -> list[Explanation]:
         """"Why this?" for ``slide_ids`` under ``query``, in the order given.
 
         The query is run through the pipeline so each card carries the factors it was
         ranked with; an id the response does not show (a slide or a verified row) is
         explained from its own text with no score factors, and said not to be among the
-        results. A single id may be given as a string; repeats are explained once. An
+        results. A single id may be given as a string; repeats are explained once. Pass the
+        search's ``universes`` so the query is re-run in the scope the cards were found in. An
         unknown id is a ValueError naming it.
         """
         slide_ids = list(dict.fromkeys([slide_ids] if isinstance(slide_ids, str) else slide_ids))  # one id, or repeats
@@ -230,7 +233,7 @@ class SlideSearch:
         unknown = [i for i in slide_ids if i not in self.library.id_to_row and i not in verified]
         if unknown:
             raise ValueError(f"unknown slide id(s): {', '.join(unknown)}")
-        state, _ = self.run_state(query)
+        state, _ = self.run_state(query, universes)
         response = self._response(state, None)
         shown = {c.id: c for c in response.cards()}
         scored = {self.library.ids[c.row]: c for c in state.scored if c.row >= 0}

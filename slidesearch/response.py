@@ -45,8 +45,9 @@ class Card(BaseModel):
     guaranteed: bool = Field(default=False, description="Spliced in by the guaranteed entity slot (14b).")
     own_section: str = Field(description="The slide's own section (differs from section only for 14b).")
     angle: str | None = Field(default=None, description=(
-        "The angle of the brief that contributed most to the card's primary score; None for a slide found "
-        "only through expansion terms, a verified row, or (in explain) a slide the request never scored."))
+        "The angle of the brief that contributed most to the card's primary score (for a verified row, the "
+        "angle it is closest to); None for a slide found only through expansion terms, or (in explain) a card "
+        "the request never scored."))
     deck_id: str | None = None
     slide_number: int | None = None
     folder: str | None = None

@@ -59,8 +59,8 @@ class Classify:
         )
 
 
-_NEGATION = (r"(?:\bw/o|\b(?:without|excluding|exclude|except(?: for)?|no|not including|skip|skipping|leave out|"
-             r"leaving out|omit|omitting|minus|(?:do not|don't) include))\s+")
+_NEGATION = (r"(?:\bw/o|\bw/out|\b(?:without|excluding|exclude|except(?: for)?|no|not|not including|but not|"
+             r"other than|sans|skip|skipping|leave out|leaving out|omit|omitting|minus|(?:do not|don['’]t) include))\s+")
 _FILLER = r"(?:any |the |more |other )?"
 #: How a brief names each section when it asks to leave it out.
 SECTION_NAME_PATTERNS: dict[str, str] = {

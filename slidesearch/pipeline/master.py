@@ -34,7 +34,8 @@ class MasterBlend:
             return state
         if state.query_vectors is None or len(lib.master_vectors) == 0:
             return state
-        sims = (np.asarray(lib.master_vectors, dtype=np.float32) @ state.query_vectors.T).max(axis=1)
+        per_angle = np.asarray(lib.master_vectors, dtype=np.float32) @ state.query_vectors.T
+        sims, angles = per_angle.max(axis=1), per_angle.argmax(axis=1)
         if state.universes is not None:  # a row of another universe is out of scope like its slides
             scope = set(state.universes)
             sims[[i for i, row in enumerate(lib.master) if row.universe is not None and row.universe not in scope]] = -2.0
@@ -46,7 +47,7 @@ class MasterBlend:
         base = min((c.score for c in real), default=min(every, default=1.0))
         verified = tuple(
             Candidate(master=int(i), section=CASE_STUDIES, verified=True, similarity=float(sims[i]),
-                      score=base * (1 - cfg.master_decay * (rank + 1)))
+                      score=base * (1 - cfg.master_decay * (rank + 1)), angle=int(angles[i]))
             for rank, i in enumerate(order)
         )
         return replace(state, groups={**state.groups, CASE_STUDIES: (*real, *verified)})

@@ -80,6 +80,7 @@ class ExplainRequest(BaseModel):
 
     query: QueryText
     slide_ids: SlideIds = Field(max_length=MAX_EXPLAIN_IDS)
+    universes: Universes = Field(default=None, description="The universes the cards were searched in.")
     session_id: SessionId = None
 
 
@@ -282,8 +283,8 @@ def create_app(service: SlideService, *, api_token: str | None = None, workers: 
 
     @app.post("/explain", dependencies=guarded, responses=errors, summary="'Why this?' for a batch of cards")
     async def explain(request: ExplainRequest, channel: str = Depends(channel_of)) -> ExplainResponse:
-        explanations = await in_thread(service.explain, request.query, request.slide_ids, channel=channel,
-                                       session_id=request.session_id)
+        explanations = await in_thread(service.explain, request.query, request.slide_ids, request.universes,
+                                       channel=channel, session_id=request.session_id)
         return ExplainResponse(query=request.query, explanations=explanations)
 
     @app.post("/assemble", dependencies=guarded, summary="Build a .pptx deck from slide ids or a query",

@@ -125,10 +125,12 @@ def build_mcp_server(service: SlideService, decks_dir: Path | None = None, stdio
     def explain(
         query: Annotated[str | list[str], Field(description="The query the cards were ranked for, as sent to search_v2.")],
         slide_ids: Annotated[list[str], Field(min_length=1, description="Card ids from search_v2, all visible ones.")],
+        universes: Annotated[list[str] | None, Field(
+            description="The universes search_v2 was called with, if any.")] = None,
         ctx: Context | None = None,
     ) -> list[Explanation]:
         try:
-            return service.explain(query, slide_ids, channel="mcp", session_id=sessions.of(ctx))
+            return service.explain(query, slide_ids, universes, channel="mcp", session_id=sessions.of(ctx))
         except ServiceError as exc:
             raise refused(exc) from exc
 

@@ -135,17 +135,18 @@ class SlideService:
                                          slide_ids=card_ids(response), latency_ms=latency_ms)
         return response
 
-    def explain(self, query: Query, slide_ids: Sequence[str], *, channel: str,
-                session_id: str | None = None) -> list[Explanation]:
-        """``engine.explain`` for known, in-scope ids (in one batch); the request noted on the logged search."""
+    def explain(self, query: Query, slide_ids: Sequence[str], universes: Sequence[str] | None = None, *,
+                channel: str, session_id: str | None = None) -> list[Explanation]:
+        """``engine.explain`` for known, in-scope ids (in one batch), the query re-run in the search's scope."""
         query = clean_query(query)
         if not slide_ids:
             raise ServiceError("give at least one slide id to explain")
         if len(slide_ids) > MAX_EXPLAIN_IDS:
             raise ServiceError(f"at most {MAX_EXPLAIN_IDS} slide ids per explain call, got {len(slide_ids)}")
         ids = self.check_slide_ids(slide_ids)
+        allowed = self.universes_for(universes)
         started = time.perf_counter()
-        explanations = self.engine.explain(query, ids)
+        explanations = self.engine.explain(query, ids, universes=allowed)
         self._count("explain", (time.perf_counter() - started) * 1000)
         if self.usage_log is not None:
             self.usage_log.record_explanations(session_id=session_id, query=query, slide_ids=ids, channel=channel)

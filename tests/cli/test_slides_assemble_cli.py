@@ -90,6 +90,11 @@ class TestAssembleIds:
         empty = runner.invoke(app, ["slides", "assemble", "--query", "  ", "--out", str(tmp_path / "d.pptx")])
         assert empty.exit_code == 1 and "the query is empty" in _said(empty)
 
+    def test_an_unwritable_out_is_a_clear_error(self, library, tmp_path):
+        (tmp_path / "file.pptx").write_text("not a folder")
+        result = runner.invoke(app, ["slides", "assemble", "gen-3", "--out", str(tmp_path / "file.pptx" / "d.pptx")])
+        assert result.exit_code == 1 and "cannot write the deck to" in _said(result)
+
     def test_needs_ids_or_a_query(self, library, tmp_path):
         result = runner.invoke(app, ["slides", "assemble", "--out", str(tmp_path / "d.pptx")])
         assert result.exit_code == 1 and "give slide ids, or --query" in _said(result)

@@ -52,6 +52,13 @@ class TestSearch:
         said = _said(runner.invoke(app, ["slides", "search", "😀", "--index", str(index)]))
         assert "no words to match literally" in said
 
+    def test_square_brackets_in_a_query_print_as_typed(self, index):
+        result = runner.invoke(app, ["slides", "search", "capital [/] call [red]x", "--index", str(index)])
+        assert result.exit_code == 0, result.output
+        assert "capital [/] call [red]x" in _said(result)
+        bad = runner.invoke(app, ["slides", "search", "x", "--universe", "[/bold]", "--index", str(index)])
+        assert bad.exit_code == 1 and "unknown universe(s): [/bold]" in _said(bad)
+
     def test_the_headline_counts_cards_in_good_english(self, index):
         for query in ("capital call fan360", "fraud", "learning analytics for universities"):
             total = json.loads(runner.invoke(app, ["slides", "search", query, "--json", "--index", str(index)]).stdout)[

@@ -213,6 +213,18 @@ class TestResponse:
         alone = engine.search_v2(brief[0]).cards()
         assert {c.angle for c in alone if c.factors.primary > 0 and not c.verified} == {brief[0]}
 
+    def test_a_verified_card_names_its_universe_and_the_angle_it_is_closest_to(self, engine, generated):
+        library = generated[0]
+        rows = {row.card_id: row for row in library.master}
+        found = 0
+        for q in _queries(generated, "topic")[:20]:
+            brief = [q["query"], "case studies"]
+            for card in engine.search_v2(brief).cards():
+                if card.verified:
+                    found += 1
+                    assert card.universe == rows[card.id].universe and card.angle in brief
+        assert found > 0
+
     def test_trace_counts_every_stage(self, engine):
         response = engine.search_v2("customer analytics", trace=True)
         assert [row.stage for row in response.trace] == engine.stage_names

@@ -57,7 +57,9 @@ class TestExclusionCarveOut:
         "fraud detection, excluding case studies", "no case studies please", "skip the case studies",
         "not including case studies", "skipping case studies", "exclude case-studies",
         "customer analytics w/o case studies", "leaving out case studies", "don't include case studies",
-        "do not include any case studies", "analytics minus the case studies",
+        "do not include any case studies", "analytics minus the case studies", "don’t include case studies",
+        "workforce analytics w/out case studies", "analytics but not case studies", "analytics, not case studies",
+        "anything other than case studies", "analytics sans case studies",
     ])
     def test_case_study_exclusions(self, text):
         assert "Case Studies" in excluded_sections(text)

@@ -53,6 +53,13 @@ class TestScope:
         assert ids and {_universe(engine, i) for i in ids if not i.startswith("verified:")} == {"EdTech"}
         assert response.universes == ["EdTech"]
 
+    def test_why_this_reruns_the_query_in_the_scope_the_cards_were_found_in(self, engine):
+        service = SlideService(engine, scope=["EdTech"])
+        shown = _ids(service.search("capital call", channel="test"))  # unscoped, these EdTech cards are not shown
+        assert shown
+        explanations = service.explain("capital call", shown, channel="test")
+        assert not any(e.explanation.startswith("Not among the results") for e in explanations)
+
     def test_cards_outside_the_scope_are_dropped_even_if_the_engine_returns_them(self, engine):
         class LeakyEngine:
             library = engine.library

@@ -5,6 +5,7 @@
 
 const state = {
   query: null,          // what the shown results were ranked for (string or list of angles)
+  universes: null,      // the scope they were searched in (null: everything the server serves)
   cards: new Map(),     // slide id -> card element, in display order
   explained: false,     // explanations for the shown cards were fetched
   deck: [],             // slide ids in the order they were added
@@ -76,6 +77,7 @@ async function search(event) {
     const response = await api("/search", {
       query, universes: universes.length ? universes : null, session_id: state.session,
     });
+    state.universes = universes.length ? universes : null;  // "Why this?" re-runs the search in this scope
     render(query, await response.json());
   } catch (error) {
     setStatus(error.message, true);
@@ -140,7 +142,9 @@ async function explain() {
   setStatus("Explaining…");
   document.querySelectorAll("button.why").forEach((b) => { b.disabled = true; });
   try {
-    const response = await api("/explain", { query: state.query, slide_ids: ids, session_id: state.session });
+    const response = await api("/explain", {
+      query: state.query, slide_ids: ids, universes: state.universes, session_id: state.session,
+    });
     const data = await response.json();
     for (const item of data.explanations) {
       const card = state.cards.get(item.slide_id);
