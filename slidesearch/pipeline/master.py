@@ -37,8 +37,7 @@ class MasterBlend:
         per_angle = np.asarray(lib.master_vectors, dtype=np.float32) @ state.query_vectors.T
         sims, angles = per_angle.max(axis=1), per_angle.argmax(axis=1)
         if state.universes is not None:  # a row of another universe is out of scope like its slides
-            scope = set(state.universes)
-            sims[[i for i, row in enumerate(lib.master) if row.universe is not None and row.universe not in scope]] = -2.0
+            sims[[i for i, row in enumerate(lib.master) if not lib.in_scope(row.card_id, state.universes)]] = -2.0
         order = [i for i in np.argsort(-sims, kind="stable")[: cfg.section_cap] if sims[i] >= cfg.master_min_similarity]
         if not order:
             return state
