@@ -4,14 +4,19 @@ RRF (Cormack, Clarke & Buettcher, SIGIR 2009) scores an item by
 sum_i w_i / (k + rank_i), ranks starting at 1. k = 60 is the paper's value; it
 damps the head so that one list's first place cannot dominate. Items missing
 from a list contribute nothing from it.
+
+Two forms of each: over mappings of ids (``rrf``, ``min_max``, ``normalised_blend``) and
+over numpy score arrays whose positions are the ids (``top_positions``, ``ranks_of``,
+``rrf_terms``, ``min_max_array``), for hot paths that score thousands of items a request.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
+from numpy.typing import NDArray
 
 K = TypeVar("K", bound=Hashable)
 
@@ -42,6 +47,45 @@ def min_max(scores: Mapping[K, float]) -> dict[K, float]:
     if hi - lo <= 1e-12:
         return dict.fromkeys(scores, 1.0)
     return {key: (value - lo) / (hi - lo) for key, value in scores.items()}
+
+
+def min_max_array(values: NDArray[Any]) -> NDArray[np.float64]:
+    """``values`` scaled to 0..1 by min-max, as float64.
+
+    A constant array maps to 1.0 when its value is positive (all equally good) and to 0.0
+    otherwise: a voter that scored nothing above zero (BM25 with no query word present, a
+    dense voter with no positive cosine) carries no evidence, unlike ``min_max``'s equally-best
+    ranked list.
+    """
+    values = np.asarray(values).astype(np.float64)
+    if values.size == 0:
+        return values
+    lo, hi = float(values.min()), float(values.max())
+    if hi - lo <= 1e-12:
+        return np.ones_like(values) if hi > 0 else np.zeros_like(values)
+    return (values - lo) / (hi - lo)
+
+
+def top_positions(scores: NDArray[Any], depth: int, positive_only: bool = False) -> NDArray[np.int64]:
+    """Positions of the ``depth`` best scores, in no particular order (only scores > 0 when ``positive_only``)."""
+    idx = np.flatnonzero(scores > 0) if positive_only else np.arange(scores.size)
+    if idx.size > depth:
+        idx = idx[np.argpartition(-scores[idx], depth - 1)[:depth]]
+    return idx
+
+
+def ranks_of(scores: NDArray[Any], positions: NDArray[np.int64]) -> NDArray[np.float64]:
+    """1-based rank of each position among all ``scores`` (ties share the better rank)."""
+    ascending = np.sort(scores)
+    higher = scores.size - np.searchsorted(ascending, scores[positions], side="right")
+    return (higher + 1).astype(np.float64)
+
+
+def rrf_terms(ranks: NDArray[np.float64], weight: float = 1.0, k: int = RRF_K) -> NDArray[np.float64]:
+    """One list's RRF contribution at each of ``ranks`` (1-based): ``weight / (k + rank)``."""
+    if k < 0:
+        raise ValueError(f"RRF k must be non-negative, got {k}")
+    return weight / (k + ranks)
 
 
 def normalised_blend(score_lists: Sequence[Mapping[K, float]], weights: Sequence[float]) -> dict[K, float]:

@@ -13,7 +13,7 @@ Two classifiers share one result type:
   open to all eight sections and intents come from the keyword heuristic (spec 04).
 
 The Case Studies safety net and the exclusion carve-out are separate stages
-(``slidesearch.pipeline.classify``) so each can be tested alone.
+(``slidesearch.pipeline.query.classify``) so each can be tested alone.
 """
 
 from __future__ import annotations

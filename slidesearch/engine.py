@@ -16,51 +16,37 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
+from core.rarity import scaled_threshold
 from slidesearch.config import SearchConfig
 from slidesearch.explain import ExplainItem, explain_items
-from slidesearch.library import Library, UnknownUniverseError
+from slidesearch.library import Library, LibraryView, UnknownUniverseError
 from slidesearch.model import SECTIONS
-from slidesearch.pipeline.boost import BoostPass
-from slidesearch.pipeline.caps import Caps
-from slidesearch.pipeline.classify import CaseStudiesSafetyNet, Classify, ExclusionCarveOut
-from slidesearch.pipeline.context import SearchContext
-from slidesearch.pipeline.coverage import CoverageCheck
-from slidesearch.pipeline.deckcap import GlobalDeckCap
-from slidesearch.pipeline.dedup import ExactDedup, NearDuplicateDedup
-from slidesearch.pipeline.entity_slot import EntitySlot
-from slidesearch.pipeline.expand import Expand
-from slidesearch.pipeline.floor import RelevanceFloor
-from slidesearch.pipeline.master import MasterBlend
-from slidesearch.pipeline.multipliers import EntityFactor, Multipliers
-from slidesearch.pipeline.names import DetectNames
-from slidesearch.pipeline.normalise import EmptyQueryError, NormaliseAngles
-from slidesearch.pipeline.order import OrderSections
-from slidesearch.pipeline.prefilter import Prefilter
-from slidesearch.pipeline.primary import PrimaryPass
-from slidesearch.pipeline.quantified import QuantifiedGate
-from slidesearch.pipeline.sections import GroupSections
-from slidesearch.pipeline.state import Candidate, SearchState, Stage, StageCount
+from slidesearch.pipeline.answer.caps import Caps
+from slidesearch.pipeline.answer.coverage import CoverageCheck
+from slidesearch.pipeline.answer.group import GroupSections
+from slidesearch.pipeline.answer.master import MasterBlend
+from slidesearch.pipeline.answer.order import OrderSections
+from slidesearch.pipeline.answer.quantified import QuantifiedGate
+from slidesearch.pipeline.answer.slot import EntitySlot
+from slidesearch.pipeline.query.classify import CaseStudiesSafetyNet, Classify, ExclusionCarveOut
+from slidesearch.pipeline.query.embed import EmbedAngles
+from slidesearch.pipeline.query.expand import Expand, ExpansionLimits
+from slidesearch.pipeline.query.names import DetectNames
+from slidesearch.pipeline.query.normalise import EmptyQueryError, NormaliseAngles
+from slidesearch.pipeline.rank.boost import BoostPass
+from slidesearch.pipeline.rank.multipliers import EntityFactor, Multipliers, Weights
+from slidesearch.pipeline.rank.prefilter import AllSlides, Prefilter
+from slidesearch.pipeline.rank.primary import DenseScores, Fusion, PrimaryPass
+from slidesearch.pipeline.state import Candidate, SearchState, Stage, StageCount, alive
+from slidesearch.pipeline.trim.deckcap import GlobalDeckCap
+from slidesearch.pipeline.trim.dedup import ExactDedup, NearDuplicateDedup
+from slidesearch.pipeline.trim.floor import RelevanceFloor
 from slidesearch.response import Card, Explanation, ScoreFactors, SearchResponse, StageTrace
 
 __all__ = ["EmptyQueryError", "SearchConfig", "SlideSearch", "UnknownUniverseError"]
-
-
-class AllSlides:
-    """The retrieval-only pool: every slide in scope, no section filter (used by ``retrieve``)."""
-
-    name = "06 whole library"
-
-    def __init__(self, context: SearchContext) -> None:
-        self.context = context
-
-    def run(self, state: SearchState) -> SearchState:
-        return replace(state, pool=np.flatnonzero(self.context.scope_mask(state.universes)).astype(np.int64))
 
 
 class SlideSearch:
@@ -70,38 +56,43 @@ class SlideSearch:
         from llm_adapters import get_model
 
         self.library = library if library is not None else Library.open()
-        self.config = config or SearchConfig()
-        self.model = get_model(llm) if llm is None or isinstance(llm, str) else llm
-        self.context = SearchContext(self.library, self.config, self.model)
-        ctx, cfg = self.context, self.config
+        self.config = cfg = config or SearchConfig()
+        self.model = model = get_model(llm) if llm is None or isinstance(llm, str) else llm
+        self.view = view = LibraryView(self.library)
+        fusion = Fusion.from_config(cfg)
+        rarity = scaled_threshold(view.n, reference_count=cfg.rarity_reference_count)
         self._stages: list[Stage] = [
-            NormaliseAngles(cfg.max_angle_chars, cfg.max_angles),  # 03
-            Classify(ctx),                                          # 04
-            ExclusionCarveOut(),                                    # 04b
-            CaseStudiesSafetyNet(),                                 # 04
-            Expand(ctx),                                            # 05
-            DetectNames(ctx),                                       # 06b (feeds 06)
-            Prefilter(ctx),                                         # 06
-            PrimaryPass(ctx),                                       # 07a
-            BoostPass(ctx),                                         # 07b
-            Multipliers(ctx),                                       # 08
-            ExactDedup(ctx),                                        # 09
-            NearDuplicateDedup(ctx),                                # 10
-            GlobalDeckCap(ctx),                                     # 11
-            RelevanceFloor(cfg.floor, cfg.floor_cosine),           # 12
-            GroupSections(ctx),                                     # 13
-            MasterBlend(ctx),                                       # 13
-            QuantifiedGate(ctx),                                    # 13
-            Caps(cfg.section_cap, cfg.global_cap),                  # 14
-            EntitySlot(ctx),                                        # 14b
-            OrderSections(),                                        # 15
-            CoverageCheck(ctx),                                     # 16
+            NormaliseAngles(cfg.max_angle_chars, cfg.max_angles),                   # 03
+            EmbedAngles(view),                                                      # 03
+            Classify(view, model),                                                  # 04
+            ExclusionCarveOut(),                                                    # 04b
+            CaseStudiesSafetyNet(),                                                 # 04
+            Expand(view, ExpansionLimits.from_config(cfg), model),                  # 05
+            DetectNames(view, rarity),                                              # 06b (feeds 06)
+            Prefilter(view),                                                        # 06
+            DenseScores(view),                                                      # 07
+            PrimaryPass(view, fusion, cfg.deck_context),                            # 07a
+            BoostPass(view, fusion, cfg.boost_cap, cfg.zero_primary_share),         # 07b
+            Multipliers(view, Weights.from_config(cfg)),                            # 08
+            ExactDedup(view),                                                       # 09
+            NearDuplicateDedup(view, cfg.near_duplicate_threshold),                 # 10
+            GlobalDeckCap(view.canonical_decks, cfg.global_deck_cap),               # 11
+            RelevanceFloor(cfg.floor, cfg.floor_cosine),                            # 12
+            GroupSections(view.canonical_decks, cfg.section_deck_cap),              # 13
+            MasterBlend(view, cfg.section_cap, cfg.master_min_similarity, cfg.master_decay),  # 13
+            QuantifiedGate(view, model),                                            # 13
+            Caps(cfg.section_cap, cfg.global_cap),                                  # 14
+            EntitySlot(view),                                                       # 14b
+            OrderSections(),                                                        # 15
+            CoverageCheck(view),                                                    # 16
         ]
         self._retrieval_stages: list[Stage] = [
             NormaliseAngles(cfg.max_angle_chars, cfg.max_angles),
-            DetectNames(ctx),
-            AllSlides(ctx),
-            PrimaryPass(ctx),
+            DetectNames(view, rarity),
+            AllSlides(view),
+            EmbedAngles(view),
+            DenseScores(view),
+            PrimaryPass(view, fusion, cfg.deck_context),
             EntityFactor(cfg.entity_boost),
         ]
 
@@ -118,12 +109,13 @@ class SlideSearch:
 
     def _run(self, stages: Sequence[Stage], state: SearchState) -> tuple[SearchState, list[StageCount]]:
         counts: list[StageCount] = []
-        n = self.library.n
+        size = self.library.n  # every slide is a candidate until the pool is drawn
         for stage in stages:
-            before = state.size(n)
             start = time.perf_counter()
             state = stage.run(state)
-            counts.append(StageCount(stage.name, before, state.size(n), (time.perf_counter() - start) * 1000))
+            after = size if stage.output is None else alive(getattr(state, stage.output))
+            counts.append(StageCount(stage.name, size, after, (time.perf_counter() - start) * 1000))
+            size = after
         return state, counts
 
     def run_state(self, query: str | Sequence[str], universes: Sequence[str] | None = None,
@@ -132,7 +124,7 @@ class SlideSearch:
         if top_per_group < 1:
             raise ValueError(f"top_per_group must be at least 1, got {top_per_group}")
         angles = (query,) if isinstance(query, str) else tuple(query)
-        state = SearchState(angles=angles, universes=self.library.resolve_universes(universes), top_per_group=top_per_group)
+        state = SearchState(query=angles, universes=self.library.resolve_universes(universes), top_per_group=top_per_group)
         return self._run(self._stages, state)
 
     def search_v2(self, query: str | list[str], universes: list[str] | None = None, top_per_group: int = 15,
@@ -154,8 +146,8 @@ class SlideSearch:
         No sections, dedup, caps or floor: this is what the harness scores on SlideVQA,
         Cranfield and CISI, where every document is a candidate answer.
         """
-        state, _ = self._run(self._retrieval_stages, SearchState(angles=(query,)))
-        return [(self.library.ids[c.row], c.score) for c in state.candidates[:k]]
+        state, _ = self._run(self._retrieval_stages, SearchState(query=(query,)))
+        return [(self.library.ids[c.row], c.score) for c in state.scored[:k]]
 
     # ------------------------------------------------------------------ output
 
@@ -192,7 +184,7 @@ class SlideSearch:
         return SearchResponse(
             query=" | ".join(state.angles), angles=list(state.angles),
             universes=list(state.universes) if state.universes else None, intents=list(state.intents),
-            search_types=list(state.search_types), answer_sections=list(state.answer_sections),
+            search_types=list(state.sections.search), answer_sections=list(state.sections.answer),
             excluded_sections=[s for s in SECTIONS if s in state.excluded], client=state.client,
             use_case=state.use_case, expanded_terms=list(state.expansion), entity_terms=list(state.entity_terms),
             quantified_demand=list(state.quantified_demand), groups=groups,

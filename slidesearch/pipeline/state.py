@@ -1,15 +1,23 @@
-"""The state one request carries through the stages, and the card each candidate becomes.
+"""The state one request carries through the stages, and the candidate each slide becomes.
 
-Stages never mutate a state: each returns ``dataclasses.replace(state, ...)``, so a test
-can run one stage on a hand-built state and compare before with after. A candidate
-keeps every factor of its score (spec step 08) so the explainer and the eval reports
-read them instead of recomputing.
+Every field of ``SearchState`` has exactly one producer: the request (``query``,
+``universes``, ``top_per_group``, set by the engine) or one stage, which declares it in its
+``writes``; a stage declares the fields it reads in ``reads``. The candidate list is a
+stream: each stage that refines it writes a field of its own (``primary`` -> ``boosted`` ->
+``scored`` -> ``unique`` -> ``distinct`` -> ``deck_capped`` -> ``floored``; then
+``grouped`` -> ``blended`` -> ``quantified`` -> ``capped`` -> ``slotted`` -> ``groups``), so
+a test can run one stage on a hand-built state and see exactly what it decided.
+``tests/slidesearch/test_pipeline_contract.py`` checks the declarations against the code.
+
+Stages never mutate a state: each returns ``dataclasses.replace(state, ...)``. A candidate
+keeps every factor of its score (spec step 08) so the explainer and the eval reports read
+them instead of recomputing.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
-from typing import Protocol
+from dataclasses import dataclass, fields, replace
+from typing import ClassVar, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -67,6 +75,17 @@ class Candidate:
 
 _CANDIDATE_FIELDS = frozenset(f.name for f in fields(Candidate))
 
+Cards = tuple[Candidate, ...]
+Groups = dict[str, Cards]
+
+
+@dataclass(frozen=True)
+class SectionChoice:
+    """Which sections a request searches (06's pool) and which get a heading in the answer (13)."""
+
+    search: tuple[str, ...] = ()
+    answer: tuple[str, ...] = ()
+
 
 @dataclass(frozen=True)
 class StageCount:
@@ -80,49 +99,114 @@ class StageCount:
 
 @dataclass(frozen=True)
 class SearchState:
-    """Everything decided so far for one request."""
+    """Everything decided so far for one request; each field's producer is named beside it."""
 
-    angles: tuple[str, ...]
+    # the request (the engine)
+    query: tuple[str, ...]
     universes: tuple[str, ...] | None = None
     top_per_group: int = 15
+    # 03 normalise angles
+    angles: tuple[str, ...] = ()
+    angle_notes: tuple[str, ...] = ()
+    # 03 embed angles
+    query_vectors: NDArray[np.float32] | None = None
+    # 04 classify
     intents: tuple[str, ...] = ()
-    search_types: tuple[str, ...] = ()
-    answer_sections: tuple[str, ...] = ()
-    excluded: frozenset[str] = frozenset()
+    classified: SectionChoice = SectionChoice()
     client: str | None = None
     use_case: str | None = None
+    classify_path: str = ""
+    # 04b exclusion carve-out
+    excluded: frozenset[str] = frozenset()
+    carved: SectionChoice = SectionChoice()
+    # 04 case-studies safety net
+    sections: SectionChoice = SectionChoice()
+    # 05 expand
     expansion: tuple[str, ...] = ()
+    expand_path: str = ""
+    # 06b detect names
     entity_terms: tuple[str, ...] = ()
     entity_rows: frozenset[int] = frozenset()
+    # 06 prefilter (or the whole library, for retrieve)
     pool: NDArray[np.int64] | None = None
-    query_vectors: NDArray[np.float32] | None = None
-    term_scores: NDArray[np.float32] | None = None
-    candidates: tuple[Candidate, ...] = ()
-    scored: tuple[Candidate, ...] = ()
-    groups: dict[str, tuple[Candidate, ...]] | None = None
+    pool_notes: tuple[str, ...] = ()
+    # 07 dense scores: cosine of every pool slide with each angle, and with each expansion term
+    angle_cosines: NDArray[np.float32] | None = None
+    term_cosines: NDArray[np.float32] | None = None
+    # the candidate stream: 07a, 07b, 08, 09, 10, 11, 12
+    primary: Cards = ()
+    boosted: Cards = ()
+    scored: Cards = ()
+    unique: Cards = ()
+    distinct: Cards = ()
+    deck_capped: Cards = ()
+    floored: Cards = ()
+    # the answer: 13 group, 13 verified blend, 13 quantified gate, 14 caps, 14b slot, 15 order
+    grouped: Groups | None = None
+    group_notes: tuple[str, ...] = ()
+    blended: Groups | None = None
     quantified_demand: tuple[str, ...] = ()
+    quantified_path: str = ""
+    quantified: Groups | None = None
+    quantified_notes: tuple[str, ...] = ()
+    capped: Groups | None = None
+    cap_notes: tuple[str, ...] = ()
+    slotted: Groups | None = None
+    groups: Groups | None = None
+    # 16 coverage check
     uncovered_terms: tuple[str, ...] = ()
     coverage_note: str | None = None
-    llm_steps: dict[str, str] = field(default_factory=dict)
-    notes: tuple[str, ...] = ()
 
-    def size(self, library_size: int) -> int:
-        """Candidates alive at this point: cards once grouped, else candidates, else the pool, else the library."""
-        if self.groups is not None:
-            return sum(len(cards) for cards in self.groups.values())
-        if self.candidates:
-            return len(self.candidates)
-        if self.pool is not None:
-            return int(self.pool.size)
-        return library_size
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """Every note a stage left, in pipeline order: a limit or fallback that changed the answer is said."""
+        return (*self.angle_notes, *self.pool_notes, *self.group_notes, *self.quantified_notes, *self.cap_notes)
 
-    def with_llm_step(self, step: str, path: str) -> dict[str, str]:
-        return {**self.llm_steps, step: path}
+    @property
+    def llm_steps(self) -> dict[str, str]:
+        """The path each LLM-backed step took ("offline", a model id, "fail-open", "not needed"), for steps that ran."""
+        steps = {"classify": self.classify_path, "expand": self.expand_path, "quantified": self.quantified_path}
+        return {step: path for step, path in steps.items() if path}
+
+
+def alive(value: object) -> int:
+    """How many candidates a stage's output holds: a pool's slides, a list's candidates, or grouped cards."""
+    if value is None:
+        return 0
+    if isinstance(value, dict):
+        return sum(len(cards) for cards in value.values())
+    if isinstance(value, np.ndarray):
+        return int(value.size)
+    if isinstance(value, tuple):
+        return len(value)
+    raise TypeError(f"not a candidate field: {type(value).__name__}")
 
 
 class Stage(Protocol):
-    """A pipeline stage: named after its spec step, configured in its constructor."""
+    """A pipeline stage: named after its spec step, configured in its constructor.
+
+    ``reads`` and ``writes`` name the ``SearchState`` fields it uses and produces;
+    ``output`` is the field whose size the trace reports (None for stages before the pool).
+    """
 
     name: str
+    reads: ClassVar[frozenset[str]]
+    writes: ClassVar[frozenset[str]]
+    output: ClassVar[str | None]
 
     def run(self, state: SearchState) -> SearchState: ...
+
+
+class Bypass:
+    """A stage left out (an ablation): its candidate output is ``source``'s value, passed on unchanged."""
+
+    reads: ClassVar[frozenset[str]] = frozenset()
+    writes: ClassVar[frozenset[str]] = frozenset()
+
+    def __init__(self, stage: Stage, source: str) -> None:
+        if stage.output is None:
+            raise ValueError(f"{stage.name} has no candidate output to pass on")
+        self.name, self.output, self.source = f"{stage.name} (bypassed)", stage.output, source
+
+    def run(self, state: SearchState) -> SearchState:
+        return replace(state, **{self.output: getattr(state, self.source)})

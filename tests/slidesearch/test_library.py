@@ -10,10 +10,8 @@ from slidesearch.library import (
     Library,
     LibraryError,
     UnknownUniverseError,
-    mine_clusters,
-    mine_taxonomy,
-    mine_terms,
 )
+from slidesearch.library.mining import mine_clusters, mine_taxonomy, mine_terms
 from slidesearch.model import SECTIONS, Slide, VerifiedCaseStudy, slide_document, snippet
 
 TOPICS = [
@@ -106,10 +104,6 @@ class TestFromSlides:
                                   lexical=LexicalConfig(text="snippet", stemmer=None))
         assert cut.bm25.top_k(cut.bm25.analyse("escrow reconciliation"), 1)[0].size == 0
 
-    def test_faiss_index_searches_every_slide(self, library):
-        scores, rows = library.faiss_index.search(library.vectors[:1], 1)
-        assert rows[0][0] == 0 and scores[0][0] == pytest.approx(1.0, abs=1e-4)
-
     def test_slide_round_trips_the_model(self, library):
         assert library.slide(library.id_to_row["t1-s2"]).title == "Customer churn programme 2"
 
@@ -190,7 +184,6 @@ class TestSaveAndOpen:
         assert opened.rarity.is_rare("capital call", max_count=3)
         assert opened.clusters == library.clusters and opened.taxonomy == library.taxonomy
         assert opened.master == library.master and opened.embedder_name == "fast"
-        assert opened.faiss_index.ntotal == library.n
         assert opened.bm25.top_k(["capital"], 1)[0].tolist() == library.bm25.top_k(["capital"], 1)[0].tolist()
         assert opened.deck_dates == library.deck_dates
 

@@ -8,10 +8,10 @@ from core.rarity import DocFreqTable
 from llm_adapters import FakeModel, LLMError
 from slidesearch.expand import WorldReply, cluster_terms, merge_terms, taxonomy_terms, world_terms
 from slidesearch.model import SECTIONS
-from slidesearch.pipeline.classify import CaseStudiesSafetyNet, ExclusionCarveOut, excluded_sections
-from slidesearch.pipeline.coverage import absent_in_scope, coverage_note, uncovered_terms
-from slidesearch.pipeline.names import person_names, rare_phrases, rare_words
-from slidesearch.pipeline.normalise import EmptyQueryError, NormaliseAngles, split_angles
+from slidesearch.pipeline.answer.coverage import absent_in_scope, coverage_note, uncovered_terms
+from slidesearch.pipeline.query.classify import CaseStudiesSafetyNet, ExclusionCarveOut, excluded_sections
+from slidesearch.pipeline.query.names import person_names, rare_phrases, rare_words
+from slidesearch.pipeline.query.normalise import EmptyQueryError, NormaliseAngles, split_angles
 from slidesearch.pipeline.state import SearchState
 
 

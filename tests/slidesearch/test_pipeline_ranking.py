@@ -3,17 +3,23 @@ from datetime import date
 
 import numpy as np
 import pytest
+from slidesearch.pipeline.context import SearchContext
 
 from llm_adapters import OfflineModel
 from slidesearch.config import SearchConfig
 from slidesearch.library import Library
 from slidesearch.model import Slide
-from slidesearch.pipeline.boost import BoostPass
-from slidesearch.pipeline.context import SearchContext
-from slidesearch.pipeline.multipliers import Multipliers, folder_kinds, hold_below_primary
-from slidesearch.pipeline.names import DetectNames
-from slidesearch.pipeline.prefilter import Prefilter
-from slidesearch.pipeline.primary import PrimaryPass, deck_context, fuse_angles, pool_dense_scores, ranks_of
+from slidesearch.pipeline.query.names import DetectNames
+from slidesearch.pipeline.rank.boost import BoostPass
+from slidesearch.pipeline.rank.multipliers import Multipliers, folder_kinds, hold_below_primary
+from slidesearch.pipeline.rank.prefilter import Prefilter
+from slidesearch.pipeline.rank.primary import (
+    PrimaryPass,
+    deck_context,
+    fuse_angles,
+    pool_dense_scores,
+    ranks_of,
+)
 from slidesearch.pipeline.state import Candidate, SearchState
 
 ROWS = [
@@ -175,7 +181,7 @@ def test_stages_return_new_states(context):
 
 class TestEntityFactor:
     def test_only_the_entity_factor_applies(self):
-        from slidesearch.pipeline.multipliers import EntityFactor
+        from slidesearch.pipeline.rank.multipliers import EntityFactor
 
         cands = (Candidate(row=0, primary=0.5, fusion=0.5), Candidate(row=1, primary=0.4, fusion=0.4))
         out = EntityFactor(1.5).run(SearchState(angles=("q",), candidates=cands, entity_rows=frozenset({1})))

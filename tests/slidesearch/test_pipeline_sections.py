@@ -5,9 +5,9 @@ import numpy as np
 from llm_adapters import FakeModel, LLMError, OfflineModel
 from slidesearch.config import SearchConfig
 from slidesearch.model import VerifiedCaseStudy
-from slidesearch.pipeline.entity_slot import EntitySlot
-from slidesearch.pipeline.master import MasterBlend
-from slidesearch.pipeline.quantified import DemandReply, QuantifiedGate, demanded_kinds, states_figure
+from slidesearch.pipeline.answer.master import MasterBlend
+from slidesearch.pipeline.answer.quantified import DemandReply, QuantifiedGate, demanded_kinds, states_figure
+from slidesearch.pipeline.answer.slot import EntitySlot
 from slidesearch.pipeline.state import Candidate, SearchState
 
 CS = "Case Studies"

@@ -4,14 +4,14 @@ import numpy as np
 import pytest
 
 from slidesearch.config import SearchConfig
-from slidesearch.pipeline.caps import Caps
-from slidesearch.pipeline.deckcap import GlobalDeckCap
-from slidesearch.pipeline.dedup import ExactDedup, NearDuplicateDedup
-from slidesearch.pipeline.entity_slot import EntitySlot
-from slidesearch.pipeline.floor import RelevanceFloor
-from slidesearch.pipeline.order import OrderSections
-from slidesearch.pipeline.sections import GroupSections
+from slidesearch.pipeline.answer.caps import Caps
+from slidesearch.pipeline.answer.group import GroupSections
+from slidesearch.pipeline.answer.order import OrderSections
+from slidesearch.pipeline.answer.slot import EntitySlot
 from slidesearch.pipeline.state import Candidate, SearchState
+from slidesearch.pipeline.trim.deckcap import GlobalDeckCap
+from slidesearch.pipeline.trim.dedup import ExactDedup, NearDuplicateDedup
+from slidesearch.pipeline.trim.floor import RelevanceFloor
 
 
 def _context(**library):

@@ -1,6 +1,6 @@
 import sys, runpy
 from dataclasses import replace
-import slidesearch.pipeline.floor as F
+import slidesearch.pipeline.trim.floor as F
 orig = F.RelevanceFloor.run
 def overall_per_angle(self, state):
     if not state.candidates: return state

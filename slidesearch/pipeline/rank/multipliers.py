@@ -19,12 +19,15 @@ survives the multipliers).
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import cached_property
+from typing import ClassVar
 
 import numpy as np
+from numpy.typing import NDArray
 
-from slidesearch.pipeline.context import SearchContext
+from slidesearch.config import SearchConfig
+from slidesearch.library.view import LibraryView
 from slidesearch.pipeline.state import Candidate, SearchState
 
 #: Folder kinds, matched on the folder path (first match wins).
@@ -72,62 +75,88 @@ def best_weight(table: dict[str, dict[str, float]], intents: tuple[str, ...], ke
     return max((table.get(i, {}).get(key, 1.0) for i in intents), default=1.0)
 
 
+@dataclass(frozen=True)
+class Weights:
+    """The 08 factors' settings (``SearchConfig``): table exponents, the low-content cut, recency, entity."""
+
+    folder_strength: float
+    type_strength: float
+    low_content_weight: float
+    content_rich_chars: int
+    recency_max: float
+    entity_boost: float
+
+    def __post_init__(self) -> None:
+        if not (0 <= self.folder_strength <= 1 and 0 <= self.type_strength <= 1):
+            raise ValueError("folder_strength and type_strength must be in [0, 1]")
+        if not 0 < self.low_content_weight <= 1 or self.entity_boost < 1 or self.recency_max < 0:
+            raise ValueError("low_content_weight must be in (0, 1], entity_boost >= 1, recency_max >= 0")
+
+    @classmethod
+    def from_config(cls, config: SearchConfig) -> Weights:
+        return cls(config.folder_strength, config.type_strength, config.low_content_weight,
+                   config.content_rich_chars, config.recency_max, config.entity_boost)
+
+
 class Multipliers:
     """08: multiply each candidate's fusion score by its folder, type, recency and entity factors."""
 
     name = "08 multipliers"
+    reads: ClassVar[frozenset[str]] = frozenset({"boosted", "intents", "entity_rows"})
+    writes: ClassVar[frozenset[str]] = frozenset({"scored"})
+    output: ClassVar[str | None] = "scored"
 
-    def __init__(self, context: SearchContext) -> None:
-        self.context = context
+    def __init__(self, view: LibraryView, weights: Weights) -> None:
+        self.view, self.weights = view, weights
 
     @cached_property
     def _folder_kinds(self) -> list[frozenset[str]]:
         cache: dict[str, frozenset[str]] = {}
-        return [cache.setdefault(f, folder_kinds(f)) for f in self.context.library.folders]
+        return [cache.setdefault(f, folder_kinds(f)) for f in self.view.folders]
 
     @cached_property
-    def _recency(self) -> np.ndarray:
-        years = np.asarray(self.context.library.deck_years, dtype=np.float64)
+    def _recency(self) -> NDArray[np.float64]:
+        years = np.asarray(self.view.deck_years, dtype=np.float64)
         known = years[np.isfinite(years)]
         out = np.ones(years.size, dtype=np.float64)
         if known.size and known.max() > known.min():
             position = (years - known.min()) / (known.max() - known.min())
-            out = np.where(np.isfinite(years), 1.0 + self.context.config.recency_max * position, 1.0)
+            out = np.where(np.isfinite(years), 1.0 + self.weights.recency_max * position, 1.0)
         return out
 
     @cached_property
-    def _low_content(self) -> np.ndarray:
-        lib, limit = self.context.library, self.context.config.content_rich_chars
-        return np.fromiter((t in LOW_CONTENT_TYPES and len(x) < limit for t, x in zip(lib.content_types, lib.texts,
-                                                                                      strict=True)),
-                           dtype=bool, count=self.context.n)
+    def _low_content(self) -> NDArray[np.bool_]:
+        view, limit = self.view, self.weights.content_rich_chars
+        return np.fromiter((t in LOW_CONTENT_TYPES and len(x) < limit
+                            for t, x in zip(view.content_types, view.texts, strict=True)),
+                           dtype=bool, count=view.n)
 
     def run(self, state: SearchState) -> SearchState:
-        cfg = self.context.config
+        w = self.weights
         intents = state.intents or ("capability",)
-        kinds, recency, types = self._folder_kinds, self._recency, self.context.library.content_types
+        kinds, recency, types = self._folder_kinds, self._recency, self.view.content_types
         folder_of: dict[frozenset[str], float] = {}
         type_of: dict[str, float] = {}
         out = []
-        for c in state.candidates:
+        for c in state.boosted:
             kind = kinds[c.row]
             if kind not in folder_of:
-                folder_of[kind] = max(best_weight(FOLDER_WEIGHTS, intents, k) for k in kind) ** cfg.folder_strength
+                folder_of[kind] = max(best_weight(FOLDER_WEIGHTS, intents, k) for k in kind) ** w.folder_strength
             folder = folder_of[kind]
             if self._low_content[c.row]:
-                typ = cfg.low_content_weight
+                typ = w.low_content_weight
             else:
                 ctype = types[c.row]
                 if ctype not in type_of:
-                    type_of[ctype] = best_weight(TYPE_WEIGHTS, intents, ctype) ** cfg.type_strength
+                    type_of[ctype] = best_weight(TYPE_WEIGHTS, intents, ctype) ** w.type_strength
                 typ = type_of[ctype]
             rec = float(recency[c.row])
-            ent = cfg.entity_boost if c.row in state.entity_rows else 1.0
+            ent = w.entity_boost if c.row in state.entity_rows else 1.0
             out.append(c.evolve(folder=folder, type=typ, recency=rec, entity=ent,
                                score=c.fusion * folder * typ * rec * ent))
         out = hold_below_primary(out)
         out.sort(key=lambda c: (-c.score, c.row))
-        return replace(state, candidates=tuple(out), scored=tuple(out))
+        return replace(state, scored=tuple(out))
 
 
 def hold_below_primary(cands: list[Candidate]) -> list[Candidate]:
@@ -154,6 +183,9 @@ class EntityFactor:
     """
 
     name = "08 entity factor"
+    reads: ClassVar[frozenset[str]] = frozenset({"primary", "entity_rows"})
+    writes: ClassVar[frozenset[str]] = frozenset({"scored"})
+    output: ClassVar[str | None] = "scored"
 
     def __init__(self, entity_boost: float) -> None:
         if entity_boost < 1.0:
@@ -162,6 +194,6 @@ class EntityFactor:
 
     def run(self, state: SearchState) -> SearchState:
         out = [c.evolve(entity=self.entity_boost, score=c.fusion * self.entity_boost) if c.row in state.entity_rows
-               else c.evolve(score=c.fusion) for c in state.candidates]
+               else c.evolve(score=c.fusion) for c in state.primary]
         out.sort(key=lambda c: (-c.score, c.row))
-        return replace(state, candidates=tuple(out), scored=tuple(out))
+        return replace(state, scored=tuple(out))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import ClassVar
 
 from slidesearch.model import SECTIONS
 from slidesearch.pipeline.state import SearchState
@@ -12,11 +13,14 @@ class OrderSections:
     """15: cards best-first inside each section, sections by their best card; ties keep the spec's order."""
 
     name = "15 order sections"
+    reads: ClassVar[frozenset[str]] = frozenset({"slotted"})
+    writes: ClassVar[frozenset[str]] = frozenset({"groups"})
+    output: ClassVar[str | None] = "groups"
 
     def run(self, state: SearchState) -> SearchState:
-        if state.groups is None:
-            return state
-        groups = {s: tuple(sorted(cards, key=lambda c: -c.score)) for s, cards in state.groups.items()}
+        if state.slotted is None:
+            return replace(state, groups=None)
+        groups = {s: tuple(sorted(cards, key=lambda c: -c.score)) for s, cards in state.slotted.items()}
         order = sorted(groups, key=lambda s: (not groups[s], -(groups[s][0].score if groups[s] else 0.0),
                                               SECTIONS.index(s)))
         return replace(state, groups={s: groups[s] for s in order})

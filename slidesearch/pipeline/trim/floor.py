@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from typing import ClassVar
 
 from slidesearch.pipeline.state import Candidate, SearchState
 
@@ -21,6 +22,9 @@ class RelevanceFloor:
     """
 
     name = "12 relevance floor"
+    reads: ClassVar[frozenset[str]] = frozenset({"deck_capped", "entity_rows"})
+    writes: ClassVar[frozenset[str]] = frozenset({"floored"})
+    output: ClassVar[str | None] = "floored"
 
     def __init__(self, share: float, cosine_share: float = 0.0) -> None:
         if not 0.0 <= share < 1.0:
@@ -30,20 +34,21 @@ class RelevanceFloor:
         self.share, self.cosine_share = share, cosine_share
 
     def run(self, state: SearchState) -> SearchState:
-        if not state.candidates:
-            return state
-        score_floor = _per_angle(state.candidates, lambda c: c.score, self.share)
-        best = max(state.candidates, key=lambda c: c.score)
+        candidates = state.deck_capped
+        if not candidates:
+            return replace(state, floored=candidates)
+        score_floor = _per_angle(candidates, lambda c: c.score, self.share)
+        best = max(candidates, key=lambda c: c.score)
         if self.cosine_share > 0:
-            cosine_floor = _per_angle(state.candidates, lambda c: c.cosine, self.cosine_share)
+            cosine_floor = _per_angle(candidates, lambda c: c.cosine, self.cosine_share)
             kept = tuple(
-                c for c in state.candidates
+                c for c in candidates
                 if c is best
                 or (c.score >= score_floor(c) and (c.row in state.entity_rows or c.cosine >= cosine_floor(c)))
             )
         else:  # off: a slide with a negative cosine (found by BM25 alone) is judged on its score only
-            kept = tuple(c for c in state.candidates if c is best or c.score >= score_floor(c))
-        return replace(state, candidates=kept)
+            kept = tuple(c for c in candidates if c is best or c.score >= score_floor(c))
+        return replace(state, floored=kept)
 
 
 def _per_angle(

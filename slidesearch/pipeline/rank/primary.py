@@ -16,15 +16,40 @@ voter retrieved scores 0 and is not a candidate.
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 
+from core.fusion import min_max_array, ranks_of, rrf_terms, top_positions
+from core.lexical import BM25Index
 from slidesearch.config import SearchConfig
-from slidesearch.pipeline.context import SearchContext
+from slidesearch.library.view import LibraryView
 from slidesearch.pipeline.state import Candidate, SearchState
+
+FUSIONS = ("blend", "rrf", "dense_rrf")
+
+
+@dataclass(frozen=True)
+class Fusion:
+    """How the two voters of one angle meet (``SearchConfig``: primary_fusion, primary_depth, weights, rrf_k)."""
+
+    method: str
+    depth: int
+    dense_weight: float
+    bm25_weight: float
+    rrf_k: int
+
+    def __post_init__(self) -> None:
+        if self.method not in FUSIONS:
+            raise ValueError(f"unknown fusion {self.method!r}; choose one of {', '.join(FUSIONS)}")
+        if self.depth < 1:
+            raise ValueError(f"fusion depth must be at least 1, got {self.depth}")
+
+    @classmethod
+    def from_config(cls, config: SearchConfig) -> Fusion:
+        return cls(config.primary_fusion, config.primary_depth, config.dense_weight, config.bm25_weight, config.rrf_k)
 
 
 def pool_dense_scores(vectors: NDArray[np.float32], pool: NDArray[np.int64], queries: NDArray[np.float32]) -> NDArray[Any]:
@@ -43,31 +68,8 @@ def pool_dense_scores(vectors: NDArray[np.float32], pool: NDArray[np.int64], que
     return np.asarray(vectors[pool]) @ queries.T
 
 
-def top_positions(scores: NDArray[Any], depth: int, positive_only: bool = False) -> NDArray[np.int64]:
-    """Positions of the ``depth`` best scores (only scores > 0 when ``positive_only``)."""
-    idx = np.flatnonzero(scores > 0) if positive_only else np.arange(scores.size)
-    if idx.size > depth:
-        idx = idx[np.argpartition(-scores[idx], depth - 1)[:depth]]
-    return idx
-
-
-def ranks_of(scores: NDArray[Any], positions: NDArray[np.int64]) -> NDArray[np.float64]:
-    """1-based rank of each position among all scores (ties share the better rank)."""
-    ascending = np.sort(scores)
-    higher = scores.size - np.searchsorted(ascending, scores[positions], side="right")
-    return (higher + 1).astype(np.float64)
-
-
-def _min_max(values: NDArray[Any]) -> NDArray[np.float64]:
-    values = values.astype(np.float64)
-    lo, hi = float(values.min()), float(values.max())
-    if hi - lo <= 1e-12:
-        return np.ones_like(values) if hi > 0 else np.zeros_like(values)
-    return (values - lo) / (hi - lo)
-
-
 def fuse_angles(
-    dense: NDArray[Any], bm25: NDArray[Any], always: NDArray[np.int64], cfg: SearchConfig,
+    dense: NDArray[Any], bm25: NDArray[Any], always: NDArray[np.int64], cfg: Fusion,
 ) -> dict[int, float]:
     """Primary score per pool position from per-angle dense and BM25 scores (columns = angles)."""
     fused, _ = fuse_angles_by_angle(dense, bm25, always, cfg)
@@ -75,32 +77,32 @@ def fuse_angles(
 
 
 def fuse_angles_by_angle(
-    dense: NDArray[Any], bm25: NDArray[Any], always: NDArray[np.int64], cfg: SearchConfig,
+    dense: NDArray[Any], bm25: NDArray[Any], always: NDArray[np.int64], cfg: Fusion,
 ) -> tuple[dict[int, float], dict[int, int]]:
     """``fuse_angles`` plus, per position, the angle that contributed most to its score."""
     fused: dict[int, float] = {}
     best: dict[int, tuple[float, int]] = {}
     n_angles = dense.shape[1]
-    use_bm25 = cfg.primary_fusion != "dense_rrf" and cfg.bm25_weight > 0
+    use_bm25 = cfg.method != "dense_rrf" and cfg.bm25_weight > 0
     for a in range(n_angles):
         d, b = dense[:, a], bm25[:, a]
-        parts = [top_positions(d, cfg.primary_depth), always]
+        parts = [top_positions(d, cfg.depth), always]
         if use_bm25:
-            parts.append(top_positions(b, cfg.primary_depth, positive_only=True))
+            parts.append(top_positions(b, cfg.depth, positive_only=True))
         cand = np.unique(np.concatenate(parts))
         if cand.size == 0:
             continue
-        if cfg.primary_fusion == "blend":
-            score = cfg.dense_weight * _min_max(d[cand])
+        if cfg.method == "blend":
+            score = cfg.dense_weight * min_max_array(d[cand])
             if use_bm25 and b[cand].max() > 0:
-                score += cfg.bm25_weight * _min_max(b[cand])
+                score += cfg.bm25_weight * min_max_array(b[cand])
             score /= n_angles
         else:
-            weight = 1.0 if cfg.primary_fusion == "dense_rrf" else cfg.dense_weight
-            score = weight / (cfg.rrf_k + ranks_of(d, cand))
+            weight = 1.0 if cfg.method == "dense_rrf" else cfg.dense_weight
+            score = rrf_terms(ranks_of(d, cand), weight, cfg.rrf_k)
             if use_bm25:
                 hit = b[cand] > 0
-                score += np.where(hit, cfg.bm25_weight / (cfg.rrf_k + ranks_of(b, cand)), 0.0)
+                score += np.where(hit, rrf_terms(ranks_of(b, cand), cfg.bm25_weight, cfg.rrf_k), 0.0)
         for pos, value in zip(cand.tolist(), score.tolist(), strict=True):
             fused[pos] = fused.get(pos, 0.0) + value
             if value > best.get(pos, (0.0, -1))[0]:
@@ -109,23 +111,25 @@ def fuse_angles_by_angle(
     return kept, {pos: best[pos][1] for pos in kept}
 
 
-def bm25_columns(context: SearchContext, texts: list[str], pool: NDArray[np.int64]) -> NDArray[np.float32]:
+def bm25_columns(bm25: BM25Index, texts: list[str], pool: NDArray[np.int64]) -> NDArray[np.float32]:
     """BM25 score of every pool slide for each text: shape (len(pool), len(texts))."""
-    cols = [context.bm25.scores(context.bm25.analyse(t))[pool] for t in texts]
+    cols = [bm25.scores(bm25.analyse(t))[pool] for t in texts]
     if not cols:
         return np.zeros((pool.size, 0), dtype=np.float32)
     return np.stack(cols, axis=1)
 
 
-def deck_context(context: SearchContext, pool: NDArray[np.int64], fused: dict[int, float]) -> dict[int, float]:
-    """``deck_context`` x the mean primary score of the slide's deck-mates (0 for a deck-mate with none).
+def deck_context(
+    deck_codes: tuple[NDArray[np.int32], NDArray[np.int64]], weight: float, pool: NDArray[np.int64],
+    fused: dict[int, float],
+) -> dict[int, float]:
+    """``weight`` x the mean primary score of the slide's deck-mates (0 for a deck-mate with none).
 
     A deck is about one subject, so a slide whose deck-mates also match the brief is more
     likely on topic than an isolated hit (the passage-retrieval practice of mixing in the
-    document's score).
+    document's score). ``deck_codes`` is each slide's deck code and every deck's size.
     """
-    codes, sizes = context.deck_codes
-    weight = context.config.deck_context
+    codes, sizes = deck_codes
     totals: dict[int, float] = {}
     for pos, score in fused.items():
         deck = int(codes[pool[pos]])
@@ -139,33 +143,58 @@ def deck_context(context: SearchContext, pool: NDArray[np.int64], fused: dict[in
     return lift
 
 
+class DenseScores:
+    """07: the cosine of every pool slide with each angle and each expansion term, in one matrix product.
+
+    The expansion terms ride along in the product, so the vectors are read once per request
+    (reading 122k x d floats is the dense voter's whole cost); 07a reads the angle columns,
+    07b the term columns.
+    """
+
+    name = "07 dense scores"
+    reads: ClassVar[frozenset[str]] = frozenset({"pool", "query_vectors", "expansion"})
+    writes: ClassVar[frozenset[str]] = frozenset({"angle_cosines", "term_cosines"})
+    output: ClassVar[str | None] = None
+
+    def __init__(self, view: LibraryView) -> None:
+        self.view = view
+
+    def run(self, state: SearchState) -> SearchState:
+        if state.pool is None or state.query_vectors is None:
+            raise ValueError("07 needs the pool (06) and the angle vectors (03)")
+        queries = state.query_vectors
+        terms = self.view.embed(list(state.expansion)) if state.expansion else queries[:0]
+        product = pool_dense_scores(self.view.vectors, state.pool, np.vstack([queries, terms]))
+        return replace(state, angle_cosines=product[:, : len(queries)],
+                       term_cosines=product[:, len(queries):] if state.expansion else None)
+
+
 class PrimaryPass:
     """07a: exact dense + BM25 per angle within the pool, fused; every slide with a score becomes a candidate."""
 
     name = "07a primary"
+    reads: ClassVar[frozenset[str]] = frozenset({"pool", "angles", "angle_cosines", "entity_rows"})
+    writes: ClassVar[frozenset[str]] = frozenset({"primary"})
+    output: ClassVar[str | None] = "primary"
 
-    def __init__(self, context: SearchContext) -> None:
-        self.context = context
+    def __init__(self, view: LibraryView, fusion: Fusion, deck_context: float) -> None:
+        if deck_context < 0:
+            raise ValueError(f"deck_context must be non-negative, got {deck_context}")
+        self.view, self.fusion, self.deck_context = view, fusion, deck_context
 
     def run(self, state: SearchState) -> SearchState:
-        ctx = self.context
-        pool = state.pool if state.pool is not None else np.arange(ctx.n, dtype=np.int64)
-        queries = state.query_vectors if state.query_vectors is not None else ctx.embed(list(state.angles))
-        # The expansion terms ride along in the same product, so the vectors are read once per request
-        # (reading 122k x d floats is this stage's whole cost); 07b picks their columns up.
-        terms = ctx.embed(list(state.expansion)) if state.expansion else queries[:0]
-        product = pool_dense_scores(ctx.library.vectors, pool, np.vstack([queries, terms]))
-        dense, term_scores = product[:, : len(queries)], product[:, len(queries) :]
-        bm25 = bm25_columns(ctx, list(state.angles), pool)
+        if state.pool is None or state.angle_cosines is None:
+            raise ValueError("07a needs the pool (06) and the dense scores (07)")
+        pool, dense = state.pool, state.angle_cosines
+        bm25 = bm25_columns(self.view.bm25, list(state.angles), pool)
         always = np.flatnonzero(np.isin(pool, np.fromiter(state.entity_rows, dtype=np.int64)))
-        fused, angle_of = fuse_angles_by_angle(dense, bm25, always, ctx.config)
-        lift = deck_context(ctx, pool, fused) if ctx.config.deck_context > 0 else {}
+        fused, angle_of = fuse_angles_by_angle(dense, bm25, always, self.fusion)
+        lift = deck_context(self.view.deck_codes, self.deck_context, pool, fused) if self.deck_context > 0 else {}
         fused = {pos: score + lift.get(pos, 0.0) for pos, score in fused.items()}
-        sections = ctx.section_names
+        sections = self.view.section_names
         candidates = tuple(
             Candidate(row=int(pool[pos]), section=sections[int(pool[pos])], primary=score, fusion=score, score=score,
                       angle=angle_of[pos], cosine=float(dense[pos, angle_of[pos]]), deck=lift.get(pos, 0.0))
             for pos, score in sorted(fused.items(), key=lambda kv: (-kv[1], kv[0]))
         )
-        return replace(state, pool=pool, query_vectors=queries, candidates=candidates,
-                       term_scores=term_scores if state.expansion else None)
+        return replace(state, primary=candidates)

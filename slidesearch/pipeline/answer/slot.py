@@ -2,25 +2,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
+from typing import ClassVar
 
 from slidesearch.classify import asked_sections
-from slidesearch.pipeline.context import SearchContext
-from slidesearch.pipeline.quantified import CASE_STUDIES, states_figure
-from slidesearch.pipeline.state import SearchState
+from slidesearch.library.view import LibraryView
+from slidesearch.pipeline.answer.quantified import CASE_STUDIES, states_figure
+from slidesearch.pipeline.state import Groups, SearchState
 
 
-def top_section(state: SearchState) -> str | None:
+def top_section(groups: Groups, angles: Sequence[str], answer_sections: Sequence[str]) -> str | None:
     """The section the answer leads with: the first section the brief asked for by name that has a heading,
     else the answer section (a heading classify chose) with the best card, else the first answer section
     headed, else the headed section with the best card. A section headed only because one angle of a brief
     found nothing under the chosen headings (13) leads only when no answer section is headed."""
-    groups = state.groups or {}
-    for angle in state.angles:
+    for angle in angles:
         for section in asked_sections(angle):
             if section in groups:
                 return section
-    answer = [s for s in groups if s in state.answer_sections]
+    answer = [s for s in groups if s in answer_sections]
     for pool in (answer, list(groups)):
         scored = [(groups[s][0].score, s) for s in pool if groups[s]]
         if scored:
@@ -40,30 +41,32 @@ class EntitySlot:
     """
 
     name = "14b guaranteed entity slot"
+    reads: ClassVar[frozenset[str]] = frozenset({"capped", "entity_rows", "angles", "sections", "scored", "excluded",
+                                                 "quantified_demand"})
+    writes: ClassVar[frozenset[str]] = frozenset({"slotted"})
+    output: ClassVar[str | None] = "slotted"
 
-    def __init__(self, context: SearchContext) -> None:
-        self.context = context
+    def __init__(self, view: LibraryView) -> None:
+        self.view = view
 
     def _admissible(self, row: int, section: str, state: SearchState) -> bool:
         if section != CASE_STUDIES or not state.quantified_demand:
             return True
-        lib = self.context.library
-        return states_figure(f"{lib.titles[row]}\n{lib.snippets[row]}", state.quantified_demand)
+        return states_figure(f"{self.view.titles[row]}\n{self.view.snippets[row]}", state.quantified_demand)
 
     def run(self, state: SearchState) -> SearchState:
-        if not state.entity_rows or not state.groups:
-            return state
-        section = top_section(state)
-        if section is None:
-            return state
-        if any(c.row in state.entity_rows for c in state.groups[section]):
-            return state
+        capped = state.capped
+        if not state.entity_rows or not capped:
+            return replace(state, slotted=capped)
+        section = top_section(capped, state.angles, state.sections.answer)
+        if section is None or any(c.row in state.entity_rows for c in capped[section]):
+            return replace(state, slotted=capped)
         matches = [c for c in state.scored if c.row in state.entity_rows and c.section not in state.excluded
                    and self._admissible(c.row, section, state)]
         if not matches:
-            return state
+            return replace(state, slotted=capped)
         best = max(matches, key=lambda c: (c.score, -c.row))
-        groups = {s: tuple(c for c in cards if c.row != best.row or c.row < 0) for s, cards in state.groups.items()}
+        groups = {s: tuple(c for c in cards if c.row != best.row or c.row < 0) for s, cards in capped.items()}
         spliced = best.evolve(section=section, guaranteed=True)
         groups[section] = tuple(sorted((*groups[section], spliced), key=lambda c: -c.score))
-        return replace(state, groups=groups)
+        return replace(state, slotted=groups)

@@ -5,15 +5,16 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from functools import cached_property
+from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 
 from core.text import punctuation_insensitive
 from slidesearch.classify import SECTION_DESCRIPTIONS, Classification, classify_llm, classify_offline, merge
+from slidesearch.library.view import LibraryView
 from slidesearch.model import SECTIONS
-from slidesearch.pipeline.context import SearchContext
-from slidesearch.pipeline.state import SearchState
+from slidesearch.pipeline.state import SearchState, SectionChoice
 
 CASE_STUDIES = "Case Studies"
 
@@ -22,18 +23,21 @@ class Classify:
     """04: one classification per angle (LLM or offline), merged; client / use case read from the master sheet."""
 
     name = "04 classify"
+    reads: ClassVar[frozenset[str]] = frozenset({"angles", "query_vectors"})
+    writes: ClassVar[frozenset[str]] = frozenset({"intents", "classified", "client", "use_case", "classify_path"})
+    output: ClassVar[str | None] = None
 
-    def __init__(self, context: SearchContext) -> None:
-        self.context = context
+    def __init__(self, view: LibraryView, model: Any) -> None:
+        self.view, self.model = view, model
 
     @cached_property
     def _section_vectors(self) -> NDArray[np.float32]:
-        return self.context.embed([SECTION_DESCRIPTIONS[s] for s in SECTIONS])
+        return self.view.embed([SECTION_DESCRIPTIONS[s] for s in SECTIONS])
 
     @cached_property
     def _master_names(self) -> tuple[dict[str, str], dict[str, str]]:
-        clients = {punctuation_insensitive(r.client): r.client for r in self.context.library.master if r.client}
-        cases = {punctuation_insensitive(r.use_case): r.use_case for r in self.context.library.master if r.use_case}
+        clients = {punctuation_insensitive(r.client): r.client for r in self.view.master if r.client}
+        cases = {punctuation_insensitive(r.use_case): r.use_case for r in self.view.master if r.use_case}
         return clients, cases
 
     def _named(self, angle: str, names: dict[str, str]) -> str | None:
@@ -42,20 +46,21 @@ class Classify:
         return max(hits, key=len) if hits else None
 
     def run(self, state: SearchState) -> SearchState:
-        vectors = self.context.embed(list(state.angles))
+        if state.query_vectors is None:
+            raise ValueError("04 needs the angle vectors (03)")
         results = []
-        for angle, vector in zip(state.angles, vectors, strict=True):
+        for angle, vector in zip(state.angles, state.query_vectors, strict=True):
             def offline(angle: str = angle, vector: NDArray[np.float32] = vector) -> Classification:
                 return classify_offline(angle, vector, self._section_vectors)
-            results.append(classify_llm(angle, self.context.model, offline))
+            results.append(classify_llm(angle, self.model, offline))
         merged = merge(results)
         clients, cases = self._master_names
         client = merged.client or next((c for a in state.angles if (c := self._named(a, clients))), None)
         use_case = merged.use_case or next((u for a in state.angles if (u := self._named(a, cases))), None)
         return replace(
-            state, intents=tuple(merged.intents), search_types=tuple(merged.search_types),
-            answer_sections=tuple(merged.answer_sections), client=client, use_case=use_case,
-            query_vectors=vectors, llm_steps=state.with_llm_step("classify", merged.path),
+            state, intents=tuple(merged.intents),
+            classified=SectionChoice(tuple(merged.search_types), tuple(merged.answer_sections)),
+            client=client, use_case=use_case, classify_path=merged.path,
         )
 
 
@@ -99,28 +104,34 @@ class ExclusionCarveOut:
     """04b: "without / excluding / no … <section>" removes that section from both lists for this query."""
 
     name = "04b exclusion carve-out"
+    reads: ClassVar[frozenset[str]] = frozenset({"angles", "classified"})
+    writes: ClassVar[frozenset[str]] = frozenset({"excluded", "carved"})
+    output: ClassVar[str | None] = None
 
     def run(self, state: SearchState) -> SearchState:
         excluded = frozenset().union(*(excluded_sections(a) for a in state.angles))
         if not excluded:
-            return state
-        search = tuple(s for s in state.search_types if s not in excluded)
-        answer = tuple(s for s in state.answer_sections if s not in excluded)
+            return replace(state, carved=state.classified)
+        search = tuple(s for s in state.classified.search if s not in excluded)
+        answer = tuple(s for s in state.classified.answer if s not in excluded)
         if not search:  # everything the classifier chose was excluded: search the rest rather than nothing
             search = tuple(s for s in SECTIONS if s not in excluded)
         if not answer:
             answer = search
-        return replace(state, search_types=search, answer_sections=answer, excluded=excluded)
+        return replace(state, carved=SectionChoice(search, answer), excluded=excluded)
 
 
 class CaseStudiesSafetyNet:
     """04: Case Studies is always searched and shown, unless the query excluded it (04b)."""
 
     name = "04 case-studies safety net"
+    reads: ClassVar[frozenset[str]] = frozenset({"excluded", "carved"})
+    writes: ClassVar[frozenset[str]] = frozenset({"sections"})
+    output: ClassVar[str | None] = None
 
     def run(self, state: SearchState) -> SearchState:
         if CASE_STUDIES in state.excluded:
-            return state
-        search = tuple(s for s in SECTIONS if s in state.search_types or s == CASE_STUDIES)
-        answer = tuple(s for s in SECTIONS if s in state.answer_sections or s == CASE_STUDIES)
-        return replace(state, search_types=search, answer_sections=answer)
+            return replace(state, sections=state.carved)
+        search = tuple(s for s in SECTIONS if s in state.carved.search or s == CASE_STUDIES)
+        answer = tuple(s for s in SECTIONS if s in state.carved.answer or s == CASE_STUDIES)
+        return replace(state, sections=SectionChoice(search, answer))

@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from typing import ClassVar
 
 import numpy as np
+from numpy.typing import NDArray
 
 from core.rarity import DocFreqTable
 from core.text import ENGLISH_STOPWORDS, ngrams, stoplist, tokenize
-from slidesearch.pipeline.context import SearchContext
+from slidesearch.library.view import LibraryView
 from slidesearch.pipeline.state import SearchState
 
 GENERIC = stoplist()
@@ -79,12 +81,18 @@ class DetectNames:
     """06b: union of the three detectors over every angle, plus the in-scope slides that literally match."""
 
     name = "06b detect names"
+    reads: ClassVar[frozenset[str]] = frozenset({"angles", "universes"})
+    writes: ClassVar[frozenset[str]] = frozenset({"entity_terms", "entity_rows"})
+    output: ClassVar[str | None] = None
 
-    def __init__(self, context: SearchContext) -> None:
-        self.context = context
+    def __init__(self, view: LibraryView, rarity_threshold: int) -> None:
+        """``rarity_threshold`` is T: a term in 1..T slides is rare (``core.rarity.scaled_threshold``)."""
+        if rarity_threshold < 1:
+            raise ValueError(f"the rarity threshold must be at least 1, got {rarity_threshold}")
+        self.view, self.threshold = view, rarity_threshold
 
     def run(self, state: SearchState) -> SearchState:
-        table, threshold = self.context.library.rarity, self.context.rarity_threshold
+        table, threshold = self.view.rarity, self.threshold
         terms: list[str] = []
         for angle in state.angles:
             people = person_names(angle)
@@ -97,16 +105,16 @@ class DetectNames:
                     terms.append(term)
         if not terms:
             return state
-        scope = self.context.scope_mask(state.universes)
+        scope = self.view.scope_mask(state.universes)
         rows: set[int] = set()
         kept: list[str] = []
         for term in terms:
-            matches = [r for r in self.context.literal_rows(term).tolist() if scope[r]]
+            matches = [r for r in self.view.literal_rows(term).tolist() if scope[r]]
             if matches:
                 kept.append(term)
                 rows.update(matches)
         return replace(state, entity_terms=tuple(kept), entity_rows=frozenset(rows))
 
 
-def entity_row_array(state: SearchState) -> np.ndarray:
+def entity_row_array(state: SearchState) -> NDArray[np.int64]:
     return np.fromiter(sorted(state.entity_rows), dtype=np.int64, count=len(state.entity_rows))

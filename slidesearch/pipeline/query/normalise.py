@@ -6,6 +6,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import ClassVar
 
 from slidesearch.pipeline.state import SearchState
 
@@ -65,6 +66,9 @@ class NormaliseAngles:
     """03: one angle per topic of the brief, each cleaned and cut at the documented length limit."""
 
     name = "03 normalise angles"
+    reads: ClassVar[frozenset[str]] = frozenset({"query"})
+    writes: ClassVar[frozenset[str]] = frozenset({"angles", "angle_notes"})
+    output: ClassVar[str | None] = None
 
     def __init__(self, max_chars: int, max_angles: int) -> None:
         if max_chars < 1 or max_angles < 1:
@@ -72,12 +76,12 @@ class NormaliseAngles:
         self.max_chars, self.max_angles = max_chars, max_angles
 
     def run(self, state: SearchState) -> SearchState:
-        distinct = distinct_angles(state.angles)
+        distinct = distinct_angles(state.query)
         merged = merge_extra_angles(distinct, self.max_angles)
-        notes = list(state.notes)  # a limit that changes the brief is said, never silent
+        notes = []  # a limit that changes the brief is said, never silent
         if len(merged) < len(distinct):
             notes.append(f"a brief has at most {self.max_angles} angles; angles {self.max_angles} to "
                          f"{len(distinct)} were searched together as one")
         if any(len(a) > self.max_chars for a in merged):
             notes.append(f"an angle is searched on its first {self.max_chars:,} characters; the rest was left out")
-        return replace(state, angles=tuple(clean_angle(a, self.max_chars) for a in merged), notes=tuple(notes))
+        return replace(state, angles=tuple(clean_angle(a, self.max_chars) for a in merged), angle_notes=tuple(notes))

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
+from typing import ClassVar
 
 from slidesearch.model import SECTIONS
-from slidesearch.pipeline.context import SearchContext
-from slidesearch.pipeline.deckcap import cap_per_deck
-from slidesearch.pipeline.state import SearchState
+from slidesearch.pipeline.state import Cards, SearchState
+from slidesearch.pipeline.trim.deckcap import cap_per_deck
 
 
 class GroupSections:
@@ -30,39 +31,44 @@ class GroupSections:
     """
 
     name = "13 group sections"
+    reads: ClassVar[frozenset[str]] = frozenset({"floored", "sections", "entity_rows", "angles"})
+    writes: ClassVar[frozenset[str]] = frozenset({"grouped", "group_notes"})
+    output: ClassVar[str | None] = "grouped"
 
-    def __init__(self, context: SearchContext) -> None:
-        self.context = context
+    def __init__(self, canonical_decks: Sequence[str], deck_cap: int) -> None:
+        if deck_cap < 1:
+            raise ValueError(f"the per-section deck cap must be at least 1, got {deck_cap}")
+        self.canonical_decks, self.deck_cap = canonical_decks, deck_cap
 
     def run(self, state: SearchState) -> SearchState:
-        headed = [s for s in SECTIONS if s in state.answer_sections] or list(SECTIONS)
-        notes = state.notes
-        named = any(c.row in state.entity_rows for c in state.candidates)
-        if state.candidates and not named and not any(c.section in headed for c in state.candidates):
-            headed = [s for s in SECTIONS if any(c.section == s for c in state.candidates)]
+        candidates = state.floored
+        headed = [s for s in SECTIONS if s in state.sections.answer] or list(SECTIONS)
+        notes: tuple[str, ...] = ()
+        named = any(c.row in state.entity_rows for c in candidates)
+        if candidates and not named and not any(c.section in headed for c in candidates):
+            headed = [s for s in SECTIONS if any(c.section == s for c in candidates)]
             notes = (*notes, "nothing matched in the sections asked for; showing the sections that did match")
-        missed = self._unheaded_angles(state, headed) if len(state.angles) > 1 else set()
+        missed = self._unheaded_angles(state, candidates, headed) if len(state.angles) > 1 else set()
         if missed:
             quoted = " or ".join(f'"{state.angles[a]}"' for a in sorted(missed))
             notes = (*notes, f"nothing for {quoted} in the sections asked for; showing the sections that did match")
-        extra = {c.section for c in state.candidates if c.angle in missed}
-        decks, cap = self.context.library.canonical_decks, self.context.config.section_deck_cap
+        extra = {c.section for c in candidates if c.angle in missed}
         groups = {
             section: cap_per_deck(
-                tuple(c for c in state.candidates if c.section == section and (section in headed or c.angle in missed)),
-                decks, cap,
+                tuple(c for c in candidates if c.section == section and (section in headed or c.angle in missed)),
+                self.canonical_decks, self.deck_cap,
             )
             for section in SECTIONS if section in headed or section in extra
         }
-        return replace(state, groups=groups, notes=notes)
+        return replace(state, grouped=groups, group_notes=notes)
 
     @staticmethod
-    def _unheaded_angles(state: SearchState, headed: list[str]) -> set[int]:
+    def _unheaded_angles(state: SearchState, candidates: Cards, headed: list[str]) -> set[int]:
         """The angles with candidates, none of them headed, that 14b will not serve."""
-        named_headed = any(c.section in headed and c.row in state.entity_rows for c in state.candidates)
+        named_headed = any(c.section in headed and c.row in state.entity_rows for c in candidates)
         missed: set[int] = set()
         for number in range(len(state.angles)):
-            own = [c for c in state.candidates if c.angle == number]
+            own = [c for c in candidates if c.angle == number]
             if not own or any(c.section in headed for c in own):
                 continue
             if not named_headed and all(c.row in state.entity_rows for c in own):

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from slidesearch.pipeline.context import SearchContext
+from slidesearch.library.view import LibraryView
 from slidesearch.pipeline.state import Candidate, SearchState
 
 CASE_STUDIES = "Case Studies"
@@ -70,36 +71,39 @@ class QuantifiedGate:
     """13: drop Case Studies rows that do not state a demanded kind of figure; a no-op without a demand."""
 
     name = "13 quantified-claim gate"
+    reads: ClassVar[frozenset[str]] = frozenset({"blended", "angles"})
+    writes: ClassVar[frozenset[str]] = frozenset({"quantified_demand", "quantified_path", "quantified",
+                                                  "quantified_notes"})
+    output: ClassVar[str | None] = "quantified"
 
-    def __init__(self, context: SearchContext) -> None:
-        self.context = context
+    def __init__(self, view: LibraryView, model: Any) -> None:
+        self.view, self.model = view, model
 
     def demand(self, text: str) -> tuple[tuple[str, ...], str]:
         from llm_adapters import LLMError
 
-        model = self.context.model
         try:
-            reply = model.complete_json(demand_prompt(text), DemandReply, system=DEMAND_SYSTEM)
+            reply = self.model.complete_json(demand_prompt(text), DemandReply, system=DEMAND_SYSTEM)
         except LLMError:
             return demanded_kinds(text), "offline"
-        return tuple(k for k in KINDS if getattr(reply, k)), str(model.id)
+        return tuple(k for k in KINDS if getattr(reply, k)), str(self.model.id)
 
     def row_text(self, card: Candidate) -> str:
-        lib = self.context.library
         if card.master >= 0:
-            return lib.master[card.master].document
-        return f"{lib.titles[card.row]}\n{lib.snippets[card.row]}"
+            return self.view.master[card.master].document
+        return f"{self.view.titles[card.row]}\n{self.view.snippets[card.row]}"
 
     def run(self, state: SearchState) -> SearchState:
-        if state.groups is None:
-            return state
+        groups = state.blended
+        if groups is None:
+            return replace(state, quantified=groups)
         kinds, path = self.demand(" ".join(state.angles))
-        steps = state.with_llm_step("quantified", path)
-        if not kinds or CASE_STUDIES not in state.groups:
-            return replace(state, quantified_demand=kinds, llm_steps=steps)
-        kept = tuple(c for c in state.groups[CASE_STUDIES] if states_figure(self.row_text(c), kinds))
-        groups = {**state.groups, CASE_STUDIES: kept}
-        if state.size(0) and not any(groups.values()):
+        if not kinds or CASE_STUDIES not in groups:
+            return replace(state, quantified_demand=kinds, quantified_path=path, quantified=groups)
+        kept = tuple(c for c in groups[CASE_STUDIES] if states_figure(self.row_text(c), kinds))
+        gated = {**groups, CASE_STUDIES: kept}
+        if any(groups.values()) and not any(gated.values()):
             note = "no case study states the figure asked for, and nothing else matched; the gate was not applied"
-            return replace(state, quantified_demand=kinds, llm_steps=steps, notes=(*state.notes, note))
-        return replace(state, groups=groups, quantified_demand=kinds, llm_steps=steps)
+            return replace(state, quantified_demand=kinds, quantified_path=path, quantified=groups,
+                           quantified_notes=(note,))
+        return replace(state, quantified_demand=kinds, quantified_path=path, quantified=gated)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -16,7 +17,7 @@ from numpy.typing import NDArray
 from core.lexical import BM25Index
 from core.rarity import DocFreqTable
 from core.text import stoplist, tokenize
-from slidesearch.pipeline.context import SearchContext
+from slidesearch.library.view import LibraryView
 from slidesearch.pipeline.state import SearchState
 
 #: Words that shape a request rather than name its topic ("without case studies", "show me").
@@ -96,17 +97,20 @@ class CoverageCheck:
     """16: tells a genuine gap in the library apart from a ranking miss."""
 
     name = "16 coverage check"
+    reads: ClassVar[frozenset[str]] = frozenset({"angles", "universes"})
+    writes: ClassVar[frozenset[str]] = frozenset({"uncovered_terms", "coverage_note"})
+    output: ClassVar[str | None] = None
 
-    def __init__(self, context: SearchContext) -> None:
-        self.context = context
+    def __init__(self, view: LibraryView) -> None:
+        self.view = view
 
     def run(self, state: SearchState) -> SearchState:
-        library = self.context.library
-        terms = uncovered_terms(state.angles, library.rarity, library.bm25)
+        view = self.view
+        terms = uncovered_terms(state.angles, view.rarity, view.bm25)
         scoped: list[str] = []
-        if state.universes and library.bm25 is not None:
+        if state.universes:
             held = [w for w in distinctive_words(state.angles) if w not in terms]
-            scoped = absent_in_scope(held, library.bm25, self.context.scope_mask(state.universes))
+            scoped = absent_in_scope(held, view.bm25, view.scope_mask(state.universes))
         note = coverage_note(terms, scoped, state.universes or ())
         if note is None and not any(_WORD.search(angle) for angle in state.angles):
             note = NO_WORDS_NOTE  # "😀" or "?": nothing literal to match, so say the answer is by meaning

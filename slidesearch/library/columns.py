@@ -1,0 +1,269 @@
+"""The slide library as the pipeline sees it: columnar, read-only, shared across threads.
+
+A ``Library`` holds one row per slide in parallel columns (ids, titles, snippets,
+sections, vectors, ...) plus everything mined from the corpus once (``mining``): the BM25
+index, the word and phrase document-frequency table, the curated expansion clusters, the
+taxonomy terms and the verified master sheet with their vectors. It is built in memory by
+``Library.from_slides`` (tests, small datasets) or opened from an index directory written
+by ``Library.save`` (``storage``). It also holds the one scope rule: which universes a
+request may see (``resolve_universes``, ``in_scope``, ``scope_mask``). Arrays derived for
+the pipeline live in ``view.LibraryView``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import date
+from functools import cached_property
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+from core.embed import Embedder, make_embedder
+from core.lexical import BM25Index
+from core.rarity import DocFreqTable
+from core.settings import get_settings
+from slidesearch.config import LexicalConfig
+from slidesearch.library.mining import CLUSTER_CANDIDATES, Progress, mine_clusters, mine_taxonomy, mine_terms
+from slidesearch.library.storage import load_library, save_library
+from slidesearch.model import (
+    SECTION_INDEX,
+    SECTIONS,
+    Slide,
+    VerifiedCaseStudy,
+    canonical_deck_id,
+    decimal_year,
+    preview,
+    slide_document,
+    snippet,
+)
+
+
+class UnknownUniverseError(ValueError):
+    """A scope names a universe no slide of the library belongs to (a typo would otherwise answer nothing)."""
+
+    def __init__(self, unknown: Sequence[str], known: Sequence[str]) -> None:
+        self.unknown, self.known = list(unknown), list(known)
+        super().__init__(f"unknown universe(s): {', '.join(self.unknown)}; the library has {', '.join(self.known) or 'none'}")
+
+
+
+class Library:
+    """A read-only, columnar slide library with its embeddings and mined tables (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self.path: Path | None = None
+        self.n = 0
+        self.ids: list[str] = []
+        self.id_to_row: dict[str, int] = {}
+        self.titles: list[str] = []
+        self.texts: list[str] = []
+        self.snippets: list[str] = []
+        self.previews: list[str] = []
+        self.content_types: list[str] = []
+        self.sections: NDArray[np.int8] = np.zeros(0, dtype=np.int8)
+        self.universes: list[str] = []
+        self.deck_ids: list[str] = []
+        self.deck_names: list[str] = []
+        self.canonical_decks: list[str] = []
+        self.folders: list[str] = []
+        self.slide_numbers: list[int] = []
+        self.deck_years: NDArray[np.float32] = np.zeros(0, dtype=np.float32)
+        self.deck_dates: list[date | None] = []
+        self.source_paths: list[str | None] = []
+        self.vectors: NDArray[np.float32] = np.zeros((0, 0), dtype=np.float32)
+        self.bm25: BM25Index | None = None
+        self.rarity = DocFreqTable()
+        self.clusters: dict[str, list[str]] = {}
+        self.taxonomy: list[str] = []
+        self.taxonomy_vectors: NDArray[np.float32] = np.zeros((0, 0), dtype=np.float32)
+        self.master: list[VerifiedCaseStudy] = []
+        self.master_vectors: NDArray[np.float32] = np.zeros((0, 0), dtype=np.float32)
+        self.embedder_name = ""
+        self._embedder: Embedder | None = None
+
+    # ----------------------------------------------------------------- access
+
+    @cached_property
+    def _universe_spellings(self) -> dict[str, tuple[str, ...]]:
+        """Lower-cased universe name -> every spelling of it in the library (the library is read-only once loaded)."""
+        spellings: dict[str, tuple[str, ...]] = {}
+        for universe in sorted(set(self.universes)):
+            spellings[universe.lower()] = (*spellings.get(universe.lower(), ()), universe)
+        return spellings
+
+    def in_scope(self, card_id: str, universes: Sequence[str] | None) -> bool:
+        """Whether a slide or a verified row (``verified:<row_id>``) may be shown in ``universes`` (None: anywhere).
+
+        A slide belongs to its universe; a verified row to its own, or to every scope when it has
+        none (a company-wide master sheet). An id the library does not hold is in no scope.
+        """
+        if universes is None:
+            return card_id in self.id_to_row or card_id in self._master_universes
+        row = self.id_to_row.get(card_id)
+        if row is not None:
+            return self.universes[row] in universes
+        if card_id not in self._master_universes:
+            return False
+        universe = self._master_universes[card_id]
+        return universe is None or universe in universes
+
+    @cached_property
+    def _master_universes(self) -> dict[str, str | None]:
+        return {m.card_id: m.universe for m in self.master}
+
+    def resolve_universes(self, names: str | Sequence[str] | None) -> tuple[str, ...] | None:
+        """The library's own universe names for ``names`` (matched case-insensitively; blanks and repeats dropped).
+
+        None or nothing but blanks means no scope (None). A name matching two spellings (folders
+        "/Marketing" and "/marketing") scopes to both. A name the library does not hold raises
+        ``UnknownUniverseError`` naming the ones it has.
+        """
+        if names is None:
+            return None
+        wanted = [u.strip() for u in ([names] if isinstance(names, str) else names) if u and u.strip()]
+        known = self._universe_spellings
+        unknown = [u for u in wanted if u.lower() not in known]
+        if unknown:
+            raise UnknownUniverseError(unknown, [s for spellings in known.values() for s in spellings])
+        return tuple(dict.fromkeys(s for u in wanted for s in known[u.lower()])) or None
+
+    def __len__(self) -> int:
+        return self.n
+
+    def slide(self, row: int) -> Slide:
+        """The slide at ``row`` as a model (the same fields it was ingested with)."""
+        return Slide(
+            slide_id=self.ids[row],
+            deck_id=self.deck_ids[row],
+            deck_name=self.deck_names[row],
+            folder=self.folders[row],
+            slide_number=self.slide_numbers[row],
+            title=self.titles[row],
+            text=self.texts[row],
+            content_type=self.content_types[row],
+            universe=self.universes[row],
+            deck_date=self.deck_dates[row],
+            source_path=self.source_paths[row],
+        )
+
+    def section_of(self, row: int) -> str:
+        return SECTIONS[int(self.sections[row])]
+
+    def embedder(self) -> Embedder:
+        """The embedder the vectors were made with (loaded on first use; queries must use the same one)."""
+        if self._embedder is None:
+            self._embedder = make_embedder(self.embedder_name)
+        return self._embedder
+
+    # ----------------------------------------------------------------- build
+
+    @classmethod
+    def from_slides(
+        cls,
+        slides: Iterable[Slide],
+        master: Iterable[VerifiedCaseStudy] = (),
+        embedder: Embedder | str | None = None,
+        *,
+        progress: Progress | None = None,
+        batch_size: int = 256,
+        lexical: LexicalConfig | None = None,
+    ) -> Library:
+        """Build a library in memory: columns, embeddings, BM25, rarity, clusters, taxonomy and master vectors.
+
+        ``embedder`` is an embedder or its name (default: ``settings.embedder``).
+        ``progress(stage, done, total)`` is called as the slow stages advance.
+        ``lexical`` says how BM25 is built (default ``LexicalConfig()``: whole text, stemmed).
+        Duplicate slide ids are an error (the id is the slide's identity everywhere).
+        """
+        lib = cls()
+        if embedder is None:
+            embedder = get_settings().embedder
+        model = make_embedder(embedder) if isinstance(embedder, str) else embedder
+        lib._embedder = model
+        lib.embedder_name = embedder if isinstance(embedder, str) else _embedder_key(model)
+        lib._fill_columns(list(slides))
+        documents = [slide_document(t, x) for t, x in zip(lib.titles, lib.texts, strict=True)]
+        lib.vectors = _encode(model, lib.snippets, "embed", progress, batch_size)
+        if progress:
+            progress("bm25", 0, lib.n)
+        lex = lexical or LexicalConfig()
+        lib.bm25 = BM25Index.from_texts(documents if lex.text == "full" else lib.snippets, k1=lex.k1, b=lex.b,
+                                        stemmer=lex.stemmer)
+        if progress:
+            progress("bm25", lib.n, lib.n)
+        lib.rarity, terms = mine_terms(documents, progress)
+        if progress:
+            progress("clusters", 0, 1)
+        lib.taxonomy = mine_taxonomy(terms, lib.rarity)
+        lib.clusters = mine_clusters(terms, lib.taxonomy[:CLUSTER_CANDIDATES], lib.deck_ids)
+        if progress:
+            progress("clusters", 1, 1)
+        lib.taxonomy_vectors = _encode(model, lib.taxonomy, "taxonomy", progress, batch_size)
+        lib.master = list(master)
+        lib.master_vectors = _encode(model, [m.document for m in lib.master], "master", progress, batch_size)
+        return lib
+
+    def _fill_columns(self, slides: list[Slide]) -> None:
+        seen: dict[str, int] = {}
+        for row, s in enumerate(slides):
+            if s.slide_id in seen:
+                raise ValueError(f"duplicate slide id {s.slide_id!r} (rows {seen[s.slide_id]} and {row})")
+            seen[s.slide_id] = row
+        self.n = len(slides)
+        self.ids = [s.slide_id for s in slides]
+        self.id_to_row = seen
+        self.titles = [s.title for s in slides]
+        self.texts = [s.text for s in slides]
+        docs = [slide_document(s.title, s.text) for s in slides]
+        self.snippets = [snippet(d) for d in docs]
+        self.previews = [preview(d) for d in docs]
+        self.content_types = [s.content_type for s in slides]
+        self.sections = np.array([SECTION_INDEX[s.section] for s in slides], dtype=np.int8)
+        self.universes = [s.universe for s in slides]
+        self.deck_ids = [s.deck_id for s in slides]
+        self.deck_names = [s.deck_name for s in slides]
+        self.canonical_decks = [canonical_deck_id(s.deck_name or s.deck_id) for s in slides]
+        self.folders = [s.folder for s in slides]
+        self.slide_numbers = [s.slide_number for s in slides]
+        self.deck_dates = [s.deck_date for s in slides]
+        self.deck_years = np.array([decimal_year(s.deck_date) for s in slides], dtype=np.float32)
+        self.source_paths = [s.source_path for s in slides]
+
+    # ----------------------------------------------------------------- disk
+
+    # ----------------------------------------------------------------- disk
+
+    @classmethod
+    def open(cls, path: Path | None = None) -> Library:
+        """The saved library at ``path`` (default ``SEEK_HOME/slides/index``); see ``storage.load_library``."""
+        return load_library(cls(), path)
+
+    def save(self, directory: Path) -> None:
+        """Write the library into ``directory`` (which must not exist yet; the caller renames it into place)."""
+        save_library(self, directory)
+
+
+def _embedder_key(model: Embedder) -> str:
+    """The settings name (minilm, minilm-full, fast) of one of our embedders, else the embedder's own name."""
+    if model.name.startswith("wordllama"):
+        return "fast"
+    if model.name.startswith("minilm"):
+        return "minilm" if "int8" in model.name else "minilm-full"
+    return model.name
+
+
+def _encode(
+    model: Embedder, texts: Sequence[str], stage: str, progress: Progress | None, batch_size: int
+) -> NDArray[np.float32]:
+    out = np.zeros((len(texts), model.dim), dtype=np.float32)
+    step = max(batch_size * 8, 1)
+    if progress:
+        progress(stage, 0, len(texts))
+    for start in range(0, len(texts), step):
+        chunk = texts[start : start + step]
+        out[start : start + len(chunk)] = model.encode(chunk, batch_size=batch_size)
+        if progress:
+            progress(stage, start + len(chunk), len(texts))
+    return out
