@@ -1,7 +1,7 @@
 """The ``generated`` dataset: the slides library generator's labelled queries over its own library.
 
 Generated once per (size, seed) under ``SEEK_HOME/eval/generated/n<size>-s<seed>/`` by
-``slidesearch.generate.generate_library`` (the code behind ``seek slides generate``),
+``slidesearch.generator.generate_library`` (the code behind ``seek slides generate``),
 into a staging folder renamed into place, then reused; its three files are hashed
 like any other source, so a run records exactly which library it measured.
 """
@@ -24,7 +24,7 @@ def generated_folder(slides: int = GENERATED_SLIDES, seed: int = GENERATED_SEED)
     """Where the generated library of this size and seed lives (made on first use)."""
     folder = get_settings().home / "eval" / "generated" / f"n{slides}-s{seed}"
     if not all((folder / name).is_file() for name in FILES):
-        from slidesearch.generate import generate_library
+        from slidesearch.generator import generate_library
 
         staging = folder.with_name(f".{folder.name}.tmp")
         shutil.rmtree(staging, ignore_errors=True)
