@@ -41,7 +41,9 @@ def _imports_of(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
         elif isinstance(node, ast.ImportFrom):
             base_parts = package[: len(package) - node.level + 1] if node.level else []
             base = ".".join([*base_parts, *([node.module] if node.module else [])])
-            targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base for alias in node.names]
+            targets = [
+                f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base for alias in node.names
+            ]
         else:
             continue
         for target in targets:
@@ -128,14 +130,17 @@ def _write(root: Path, files: dict[str, str]) -> None:
 
 class TestImportGraph:
     def test_nested_relative_and_from_module_imports_are_all_edges(self, tmp_path):
-        _write(tmp_path, {
-            "pkg/__init__.py": "",
-            "pkg/a.py": "def f():\n    from pkg import b\n",
-            "pkg/b.py": "from . import c\nfrom .sub.d import thing\n",
-            "pkg/c.py": "import pkg.sub\n",
-            "pkg/sub/__init__.py": "from ..a import f\n",
-            "pkg/sub/d.py": "import os\nthing = 1\n",
-        })
+        _write(
+            tmp_path,
+            {
+                "pkg/__init__.py": "",
+                "pkg/a.py": "def f():\n    from pkg import b\n",
+                "pkg/b.py": "from . import c\nfrom .sub.d import thing\n",
+                "pkg/c.py": "import pkg.sub\n",
+                "pkg/sub/__init__.py": "from ..a import f\n",
+                "pkg/sub/d.py": "import os\nthing = 1\n",
+            },
+        )
         graph = import_graph(tmp_path, ("pkg",))
         assert graph == {
             "pkg": set(),
@@ -147,7 +152,10 @@ class TestImportGraph:
         }
 
     def test_a_name_imported_from_a_package_is_an_edge_to_the_package(self, tmp_path):
-        _write(tmp_path, {"pkg/__init__.py": "from pkg.impl import run\n", "pkg/impl.py": "from pkg import run\n"})
+        _write(
+            tmp_path,
+            {"pkg/__init__.py": "from pkg.impl import run\n", "pkg/impl.py": "from pkg import run\n"},
+        )
         assert import_graph(tmp_path, ("pkg",)) == {"pkg": {"pkg.impl"}, "pkg.impl": {"pkg"}}
 
     def test_a_circle_is_printed_along_its_imports(self, tmp_path):

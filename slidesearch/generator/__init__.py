@@ -90,5 +90,3 @@ def generate_library(
     manifest["seconds"] = round(time.perf_counter() - started, 2)
     write_text(out / "manifest.json", json.dumps(manifest, indent=1, ensure_ascii=False))
     return manifest
-
-

@@ -119,7 +119,7 @@ class _QuerySet:
         return sum(q["kind"] == kind for q in self.rows)
 
     def add(self, kind: str, query: str | list[str], relevance: dict[str, int], **expectations: Any) -> None:
-        """Keep the query unless it has nothing relevant (an absent term may not) or repeats an earlier one."""
+        """Keep the query unless nothing is relevant (an absent term may have nothing) or it repeats one."""
         if not relevance and kind != "absent_term":
             return
         if any(q["query"] == query for q in self.rows):

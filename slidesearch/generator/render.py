@@ -547,7 +547,7 @@ class _BoilerplateChains:
         self.weights = [1.0 / (i + 1) ** 0.5 for i in range(len(vocab.BOILERPLATE))]
 
     def starts(self, rng: random.Random, slot: SlotMeta) -> bool:
-        """Whether a fresh plain slide becomes a boilerplate copy (the draw is made only for eligible ones)."""
+        """Whether a fresh plain slide becomes boilerplate (drawn only for an eligible slide)."""
         return (
             slot.boiler is None
             and (slot.special or "") == ""
@@ -575,7 +575,7 @@ class _BoilerplateChains:
 
 
 def _copy_from(rng: random.Random, slot: SlotMeta, origin: SlotMeta) -> None:
-    """A later version's slide: its origin's marks, and its text copied (a plain slide lightly edited 30% of the time)."""
+    """A later version's slide: its origin's marks and text (a plain slide lightly edited 30% of the time)."""
     slot.boiler, slot.persons, slot.bio_of, slot.topical = (
         origin.boiler,
         origin.persons,
@@ -670,6 +670,7 @@ def figure_kinds(text: str) -> frozenset[str]:
 
 
 def slide_row(slot: SlotMeta) -> dict[str, Any]:
+    """The slide as a ``slides.jsonl`` row (the ingest format)."""
     deck = slot.deck
     return {
         "slide_id": slot.slide_id,
@@ -712,8 +713,8 @@ def master_sheet(rng: random.Random, slots: list[SlotMeta], n: int) -> list[dict
     return rows
 
 
-
 def write_jsonl(path: Path, rows: Any) -> None:
+    """Write one JSON row per line to a temporary file, then move it into place."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     with tmp.open("w", encoding="utf-8") as fh:
         for row in rows:
@@ -723,6 +724,7 @@ def write_jsonl(path: Path, rows: Any) -> None:
 
 
 def write_text(path: Path, text: str) -> None:
+    """Write ``text`` to a temporary file, then move it into place."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     tmp.write_text(text, encoding="utf-8")
     os.replace(tmp, path)
@@ -737,6 +739,7 @@ def manifest_of(
     n: int,
     seed: int,
 ) -> dict[str, Any]:
+    """What the library holds: counts by type, section, universe and deck kind; specials and rarities."""
     sections = Counter(section_for(s.content_type, s.title, s.text) for s in slots)
     labels = Counter(s.special for s in slots if s.special)
     specials = Counter((s.special or "").split(":")[0] for s in slots if s.special)

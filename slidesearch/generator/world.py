@@ -62,7 +62,6 @@ VERSION_LABELS = (
 )
 
 
-
 def scaled(count: int, n: int, floor: int = 1) -> int:
     """``count`` per 122,623 slides scaled to ``n`` slides, at least ``floor``."""
     return max(floor, round(count * n / REFERENCE_SLIDES))
@@ -70,6 +69,8 @@ def scaled(count: int, n: int, floor: int = 1) -> int:
 
 @dataclass
 class DeckPlan:
+    """One deck: where it lives, what it is about, its date, and its place in its family of versions."""
+
     deck_id: str
     deck_name: str
     title: str
@@ -120,6 +121,7 @@ def _pick(rng: random.Random, weights: dict[str, float]) -> str:
 
 
 def make_world(rng: random.Random, n: int) -> World:
+    """The invented clients (per industry), rare clients and people, and the co-founder among them."""
     names_seen: set[str] = set()
     clients: dict[str, list[str]] = {}
     per_industry = max(2, min(14, n // 2_000))
@@ -287,6 +289,7 @@ def _type_weights(n: int, plans: list[tuple[DeckPlan, int]]) -> dict[str, float]
 
 
 def plan_slots(rng: random.Random, plans: list[tuple[DeckPlan, int]], n: int) -> list[SlotMeta]:
+    """One slot per slide: a family's first version draws its types, a later one mostly copies it in order."""
     weights = _type_weights(n, plans)
     types, type_w = list(weights), list(weights.values())
     slots: list[SlotMeta] = []
@@ -367,10 +370,13 @@ def _assign(
     return marked
 
 
-
 def mark_specials(
     rng: random.Random, slots: list[SlotMeta], world: World, n: int
 ) -> dict[int, tuple[str, str | None]]:
+    """Mark the exact-count specials on whole lineages, in a fixed order.
+
+    Returns, per rare-phrase slide, its phrase and (for the phrase's first slide only) the anchor title.
+    """
     lineages = _lineages(slots)
 
     def inner_content(s: SlotMeta) -> bool:
@@ -406,4 +412,3 @@ def mark_specials(
         _assign(slots, lineages, cases, in_cases, f"client:{client}")
         _assign(slots, lineages, others, count - in_cases, f"client:{client}")
     return rare_plan
-
