@@ -147,8 +147,8 @@ def datasets(
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """List datasets with their sources and sha256; generated sets are made on first use, a missing one shows the path looked for."""
+    from eval.dataset_types import SlidesDataset
     from eval.datasets import (
-        SlidesDataset,
         dataset_suite,
         load_slides_dataset,
         load_turns_dataset,

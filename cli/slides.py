@@ -179,7 +179,7 @@ def generate(
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
 ) -> None:
     """Generate a realistic synthetic slide library with a master sheet and labelled queries."""
-    from slidesearch.generate import generate_library
+    from slidesearch.generator import generate_library
 
     with _progress_bars(not as_json) as progress:
         summary = generate_library(slides, seed, out, progress=progress)

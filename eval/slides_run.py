@@ -26,7 +26,7 @@ from typing import Any
 from core.embed import CachedEmbedder, make_embedder
 from core.settings import get_settings
 from eval.config import SlidesConfig
-from eval.datasets import LabelledQuery, SlidesDataset
+from eval.dataset_types import LabelledQuery, SlidesDataset
 from eval.gates import zero_result_gate
 from eval.judges import UNJUDGED, JudgeCard, LabelJudge, LLMJudge
 from eval.metrics import mean, mrr_at_k, ndcg_at_k, recall_at_k

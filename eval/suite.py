@@ -8,8 +8,8 @@ from datetime import UTC, datetime
 
 from core.settings import get_settings
 from eval.config import EvalConfig
+from eval.dataset_types import DatasetMissing
 from eval.datasets import (
-    DatasetMissing,
     dataset_suite,
     load_slides_dataset,
     load_turns_dataset,

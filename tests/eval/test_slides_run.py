@@ -1,7 +1,7 @@
 import pytest
 
 from eval.config import SlidesConfig
-from eval.datasets import LabelledQuery, SlidesDataset
+from eval.dataset_types import LabelledQuery, SlidesDataset
 from eval.slides_run import as_slides, default_engine, run_slides_dataset
 from slidesearch.model import Slide, VerifiedCaseStudy
 

@@ -7,7 +7,7 @@ from core.text import punctuation_insensitive
 from llm_adapters import FakeModel, LLMError
 from slidesearch.config import SearchConfig
 from slidesearch.engine import EmptyQueryError, SlideSearch, UnknownUniverseError
-from slidesearch.generate import generate_library
+from slidesearch.generator import generate_library
 from slidesearch.library import Library
 from slidesearch.model import Slide, VerifiedCaseStudy
 from slidesearch.pipeline.answer.quantified import STATES, QuantifiedGate
