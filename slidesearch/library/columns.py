@@ -5,9 +5,11 @@ sections, vectors, ...) plus everything mined from the corpus once (``mining``):
 index, the word and phrase document-frequency table, the curated expansion clusters, the
 taxonomy terms and the verified master sheet with their vectors. It is built in memory by
 ``Library.from_slides`` (tests, small datasets) or opened from an index directory written
-by ``Library.save`` (``storage``). It also holds the one scope rule: which universes a
-request may see (``resolve_universes``, ``in_scope``, ``scope_mask``). Arrays derived for
-the pipeline live in ``view.LibraryView``.
+by ``Library.save`` (``storage``). It also holds the one scope rule that the engine, HTTP, MCP,
+the CLI, explain and assemble all use: which universes a request names (``resolve_universes``),
+which of them a scoped server lets it see (``scope_within``), and whether a card id or a
+slide row is inside them (``in_scope``, ``scope_mask``). Arrays derived for the pipeline live
+in ``view.LibraryView``.
 """
 
 from __future__ import annotations
@@ -38,6 +40,14 @@ from slidesearch.model import (
     slide_document,
     snippet,
 )
+
+
+class OutOfScopeError(ValueError):
+    """A request names universes that lie wholly outside the scope it is served within (a scoped server)."""
+
+    def __init__(self, asked: Sequence[str], scope: Sequence[str]) -> None:
+        self.asked, self.scope = list(asked), list(scope)
+        super().__init__(f"universe(s) {', '.join(self.asked)} are outside this scope; it holds {', '.join(self.scope)}")
 
 
 class UnknownUniverseError(ValueError):
@@ -128,6 +138,36 @@ class Library:
         if unknown:
             raise UnknownUniverseError(unknown, [s for spellings in known.values() for s in spellings])
         return tuple(dict.fromkeys(s for u in wanted for s in known[u.lower()])) or None
+
+    def scope_within(self, requested: str | Sequence[str] | None,
+                     scope: Sequence[str] | None) -> tuple[str, ...] | None:
+        """The universes a request may search inside ``scope`` (a scoped server's; None: the whole library).
+
+        The request resolved as ``resolve_universes``, intersected with ``scope``; no request means the
+        whole scope. Asking only for universes outside the scope raises ``OutOfScopeError``.
+        """
+        asked = self.resolve_universes(requested)
+        if scope is None:
+            return asked
+        if asked is None:
+            return tuple(scope)
+        allowed = tuple(u for u in asked if u in scope)
+        if not allowed:
+            raise OutOfScopeError(asked, scope)
+        return allowed
+
+    @cached_property
+    def _universe_codes(self) -> tuple[dict[str, int], NDArray[np.int32]]:
+        names: dict[str, int] = {}
+        codes = np.fromiter((names.setdefault(u, len(names)) for u in self.universes), dtype=np.int32, count=self.n)
+        return names, codes
+
+    def scope_mask(self, universes: Sequence[str] | None) -> NDArray[np.bool_]:
+        """Per slide row, whether it is inside ``universes`` (every row when no scope is given): ``in_scope`` by row."""
+        if not universes:
+            return np.ones(self.n, dtype=bool)
+        names, codes = self._universe_codes
+        return np.isin(codes, [names[u] for u in universes if u in names])
 
     def __len__(self) -> int:
         return self.n

@@ -133,16 +133,9 @@ class LibraryView:
         names, codes = _codes(self._library.deck_ids)
         return codes, np.bincount(codes, minlength=len(names))
 
-    @cached_property
-    def _universe_codes(self) -> tuple[dict[str, int], NDArray[np.int32]]:
-        return _codes(self._library.universes)
-
     def scope_mask(self, universes: Sequence[str] | None) -> NDArray[np.bool_]:
-        """True for slides inside the universe scope (everything when no scope is given)."""
-        if not universes:
-            return np.ones(self.n, dtype=bool)
-        names, codes = self._universe_codes
-        return np.isin(codes, [names[u] for u in universes if u in names])
+        """True for slides inside the universe scope (everything when no scope is given): ``Library.scope_mask``."""
+        return self._library.scope_mask(universes)
 
     def master_in_scope(self, index: int, universes: Sequence[str] | None) -> bool:
         """Whether verified row ``index`` may be shown in ``universes`` (the library's one scope rule)."""

@@ -22,7 +22,7 @@ from typing import Any
 
 from core.settings import get_settings
 from slidesearch.assemble import AssembleResult, assemble, pick_cards
-from slidesearch.library import UnknownUniverseError
+from slidesearch.library import OutOfScopeError, UnknownUniverseError
 from slidesearch.model import SECTIONS
 from slidesearch.pipeline.query.normalise import clean_angle
 from slidesearch.response import Explanation, SearchResponse
@@ -90,19 +90,15 @@ class SlideService:
         return list(resolved) if resolved else None
 
     def universes_for(self, requested: Sequence[str] | None) -> list[str] | None:
-        """The universes a call may search: the request intersected with the server scope (None = everything)."""
+        """The universes a call may search: the request within the server scope (``Library.scope_within``)."""
         asked = self._canonical(requested, "universes") if requested else None
-        if self.scope is None:
-            return asked
-        if asked is None:
-            return list(self.scope)
-        allowed = [u for u in asked if u in self.scope]
-        if not allowed:
+        try:
+            allowed = self.library.scope_within(asked, self.scope)
+        except OutOfScopeError as exc:
             raise ServiceError(
-                f"universe(s) {', '.join(asked)} are outside this server's scope; it serves {', '.join(self.scope)}"
-            )
-        return allowed
-
+                f"universe(s) {', '.join(exc.asked)} are outside this server's scope; it serves {', '.join(exc.scope)}"
+            ) from exc
+        return list(allowed) if allowed else None
 
     def check_slide_ids(self, slide_ids: Sequence[str]) -> list[str]:
         """``slide_ids`` deduplicated; unknown or out-of-scope ids are one error listing them."""
