@@ -12,7 +12,7 @@ from slidesearch.pipeline.answer.coverage import absent_in_scope, coverage_note,
 from slidesearch.pipeline.query.classify import CaseStudiesSafetyNet, ExclusionCarveOut, excluded_sections
 from slidesearch.pipeline.query.names import person_names, rare_phrases, rare_words
 from slidesearch.pipeline.query.normalise import EmptyQueryError, NormaliseAngles, split_angles
-from slidesearch.pipeline.state import SearchState
+from slidesearch.pipeline.state import SearchState, SectionChoice
 
 
 class TestNormaliseAngles:
@@ -39,16 +39,16 @@ class TestNormaliseAngles:
             split_angles(["ok", 3], 100, 8)  # type: ignore[list-item]
 
     def test_a_limit_that_changes_the_brief_is_said_in_a_note(self):
-        merged = NormaliseAngles(1000, 8).run(SearchState(angles=tuple(f"angle {i}" for i in range(10))))
+        merged = NormaliseAngles(1000, 8).run(SearchState(query=tuple(f"angle {i}" for i in range(10))))
         assert len(merged.angles) == 8 and "angles 8 to 10 were searched together" in merged.notes[0]
-        cut = NormaliseAngles(100, 8).run(SearchState(angles=("data " * 40 + "capital call",)))
+        cut = NormaliseAngles(100, 8).run(SearchState(query=("data " * 40 + "capital call",)))
         assert "capital" not in cut.angles[0] and "first 100 characters" in cut.notes[0]
-        assert NormaliseAngles(100, 8).run(SearchState(angles=("ok", "OK", "fine"))).notes == ()
+        assert NormaliseAngles(100, 8).run(SearchState(query=("ok", "OK", "fine"))).notes == ()
 
     def test_stage_returns_a_new_state(self):
-        state = SearchState(angles=(" x  y ",))
+        state = SearchState(query=(" x  y ",))
         out = NormaliseAngles(100, 8).run(state)
-        assert out.angles == ("x y",) and state.angles == (" x  y ",)
+        assert out.angles == ("x y",) and state.angles == () and state.query == (" x  y ",)
 
 
 class TestExclusionCarveOut:
@@ -86,23 +86,23 @@ class TestExclusionCarveOut:
         assert "Data & Analytics" not in excluded_sections(text)
 
     def test_excluded_section_leaves_both_lists_and_the_safety_net_stays_off(self):
-        state = SearchState(angles=("fraud without case studies",), search_types=SECTIONS[:4],
-                            answer_sections=SECTIONS[:2])
+        state = SearchState(query=("fraud without case studies",), angles=("fraud without case studies",),
+                            classified=SectionChoice(SECTIONS[:4], SECTIONS[:2]))
         out = CaseStudiesSafetyNet().run(ExclusionCarveOut().run(state))
-        assert "Case Studies" not in out.search_types and "Case Studies" not in out.answer_sections
+        assert "Case Studies" not in out.sections.search and "Case Studies" not in out.sections.answer
         assert out.excluded == {"Case Studies"}
 
     def test_safety_net_adds_case_studies_otherwise(self):
-        state = SearchState(angles=("team bios",), search_types=("Team & Credentials",),
-                            answer_sections=("Team & Credentials",))
+        state = SearchState(query=("team bios",), angles=("team bios",),
+                            carved=SectionChoice(("Team & Credentials",), ("Team & Credentials",)))
         out = CaseStudiesSafetyNet().run(state)
-        assert out.search_types == ("Case Studies", "Team & Credentials") == out.answer_sections
+        assert out.sections.search == ("Case Studies", "Team & Credentials") == out.sections.answer
 
     def test_excluding_everything_chosen_searches_the_rest(self):
-        state = SearchState(angles=("no case studies",), search_types=("Case Studies",),
-                            answer_sections=("Case Studies",))
+        state = SearchState(query=("no case studies",), angles=("no case studies",),
+                            classified=SectionChoice(("Case Studies",), ("Case Studies",)))
         out = ExclusionCarveOut().run(state)
-        assert out.search_types == tuple(s for s in SECTIONS if s != "Case Studies")
+        assert out.carved.search == tuple(s for s in SECTIONS if s != "Case Studies")
 
 
 def _table() -> DocFreqTable:
@@ -199,7 +199,8 @@ class TestCoverage:
 
 
 def test_stages_do_not_mutate_their_input():
-    state = SearchState(angles=("no case studies",), search_types=SECTIONS, answer_sections=SECTIONS)
+    state = SearchState(query=("no case studies",), angles=("no case studies",),
+                        classified=SectionChoice(SECTIONS, SECTIONS))
     before = replace(state)
     ExclusionCarveOut().run(state)
     assert state == before
