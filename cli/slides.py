@@ -35,6 +35,8 @@ _STAGE_LABELS = {
     "master": "embedding master sheet",
     "save": "writing index",
     "slides": "generating slides",
+    "build": "building the agent",
+    "sessions": "playing sessions",
 }
 
 
