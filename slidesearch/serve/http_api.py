@@ -251,9 +251,13 @@ def create_app(service: SlideService, *, api_token: str | None = None, workers: 
 
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
-    @app.get("/health", summary="Liveness: the library is loaded")
+    @app.get("/health", summary="Liveness: the library is loaded, and whether its index is up to date")
     async def health() -> dict[str, Any]:
-        return {"status": "ok", "slides": service.library.n}
+        return {"status": "ok", "slides": service.library.n, "index": service.freshness()}
+
+    @app.get("/universes", dependencies=guarded, responses=errors, summary="The universes a search may name")
+    async def universes() -> dict[str, Any]:
+        return {"universes": service.searchable_universes()}
 
     @app.get("/stats", dependencies=guarded, responses=errors, summary="Library counts and what was served")
     async def stats() -> dict[str, Any]:

@@ -191,6 +191,23 @@ class SlideService:
         with self._lock:
             self._counts[f"errors_{status // 100}xx"] += 1
 
+    def searchable_universes(self) -> list[str]:
+        """The universes a request may name: the server's scope, else every universe of the library, largest first."""
+        if self.scope is not None:
+            return list(self.scope)
+        sizes = Counter(self.library.universes)
+        return sorted(sizes, key=lambda name: (-sizes[name], name))
+
+    def freshness(self) -> dict[str, Any] | None:
+        """Whether the index on disk is up to date with the ingested library (None for a library in memory)."""
+        from slidesearch.freshness import index_freshness
+
+        path = self.index_path or getattr(self.library, "path", None)
+        if path is None:
+            return None
+        freshness = index_freshness(path)
+        return {"status": freshness.status, "message": freshness.message}
+
     def health(self) -> dict[str, Any]:
         return {"status": "ok", "slides": self.library.n, "embedder": self.library.embedder_name, "scope": self.scope}
 
