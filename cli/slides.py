@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -18,7 +19,6 @@ from rich.progress import (
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
-from rich.markup import escape
 from rich.table import Table
 
 from cli.console import console, err_console, fail, print_json
@@ -134,7 +134,14 @@ def ingest(
 
     Exit code 0 when every file was read, 1 when any file was skipped (each is named with the reason).
     """
-    from slidesearch.ingest import IngestError, IngestReport, ingest_dataset, ingest_master, ingest_path, universe_rule
+    from slidesearch.ingest import (
+        IngestError,
+        IngestReport,
+        ingest_dataset,
+        ingest_master,
+        ingest_path,
+        universe_rule,
+    )
     from slidesearch.store import Store
 
     if path is None and dataset is None and master is None:
