@@ -13,6 +13,7 @@ import csv
 import hashlib
 import json
 import re
+import zipfile
 from collections.abc import Callable, Iterator
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -35,6 +36,11 @@ MASTER_NAMES = ("master.jsonl", "master.csv")
 #: Files a generated library directory holds besides slides and master; never ingested as slides.
 NON_SLIDE_JSONL = ("queries.jsonl",)
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0"
+_ZIP_MAGIC = b"PK\x03\x04"
+#: ``--universe-from`` values besides a universe name: the first folder under the ingested path, or one universe.
+UNIVERSE_FROM = ("top-folder", "none")
+#: The universe of every slide under ``--universe-from none`` (and of files directly in the ingested folder).
+DEFAULT_UNIVERSE = "Library"
 
 
 class IngestFailure(BaseModel):
@@ -53,6 +59,8 @@ class IngestReport(BaseModel):
     decks_written: int = 0
     master_rows_written: int = 0
     failures: list[IngestFailure] = Field(default_factory=list)
+    #: Files in an ingested folder that are not slides (a PDF, a Word file, an Office lock file), with why.
+    skipped: list[IngestFailure] = Field(default_factory=list)
     row_errors: list[str] = Field(default_factory=list)
 
     @property
@@ -75,8 +83,21 @@ class IngestReport(BaseModel):
             ):
                 setattr(total, name, getattr(total, name) + getattr(r, name))
             total.failures += r.failures
+            total.skipped += r.skipped
             total.row_errors += r.row_errors
         return total
+
+
+def universe_rule(value: str | None) -> str | None:
+    """The ``universe`` to ingest with for ``--universe-from value``: None (top folder), 'Library' (none), or a name."""
+    choice = (value or "top-folder").strip()
+    if not choice:
+        raise IngestError("--universe-from needs top-folder, none or a universe name")
+    if choice.lower() == "top-folder":
+        return None
+    if choice.lower() == "none":
+        return DEFAULT_UNIVERSE
+    return choice
 
 
 class IngestError(ValueError):
@@ -142,11 +163,18 @@ def read_pptx(path: Path, root: Path, universe: str | None = None) -> tuple[Deck
     with path.open("rb") as fh:
         head = fh.read(4)
     if head == _OLE_MAGIC:
-        raise IngestError("password-protected (encrypted) or legacy binary file, not a readable .pptx")
+        raise IngestError("password-protected, or an old PowerPoint 97-2003 file: open it in PowerPoint and "
+                          "save it as an unprotected .pptx")
+    if head != _ZIP_MAGIC:
+        raise IngestError("not a PowerPoint file (named .pptx, but its contents are something else)")
+    if not zipfile.is_zipfile(path):
+        raise IngestError("a damaged (corrupt) PowerPoint file: it ends before its table of contents")
     try:
         prs = Presentation(str(path))
     except Exception as exc:  # noqa: BLE001 - python-pptx raises zipfile/lxml/KeyError varieties for bad files
-        raise IngestError(f"corrupt or unreadable .pptx ({type(exc).__name__}: {exc})") from exc
+        if type(exc).__name__ in ("PackageNotFoundError", "KeyError"):
+            raise IngestError("not a PowerPoint file (a zip archive without a presentation in it)") from exc
+        raise IngestError(f"a damaged (corrupt) PowerPoint file that cannot be read ({exc})") from exc
     rel = path.relative_to(root) if path != root else Path(path.name)
     folder = normalise_folder(str(rel.parent))
     # The slug reads well; the path hash keeps "Q3 plan.pptx" and "Q3-plan.pptx" apart.
@@ -361,16 +389,22 @@ def read_slidevqa(data_dir: Path) -> list[Slide]:
 
 
 def _ingest_file(
-    store: Store, key: str, kind: str, path: Path, report: IngestReport, reader: Callable[[], tuple[Any, ...]]
+    store: Store, key: str, kind: str, path: Path, report: IngestReport, reader: Callable[[], tuple[Any, ...]],
+    universe: str | None = None,
 ) -> None:
     report.files_seen += 1
-    digest = file_sha256(path)
+    # A universe given for the file is part of what was ingested: the same bytes under another universe rule
+    # are read again. The default rule (None) keeps the plain hash, so existing stores stay unchanged.
+    digest = file_sha256(path) if universe is None else f"{file_sha256(path)}|universe={universe}"
     if store.source_hash(key) == digest:
         report.files_unchanged += 1
         return
     try:
         slides, decks, master, errors = reader()
-    except (IngestError, OSError, UnicodeDecodeError, ValueError) as exc:
+    except UnicodeDecodeError:
+        report.failures.append(IngestFailure(path=str(path), error="not a text file (JSONL and CSV must be UTF-8 text)"))
+        return
+    except (IngestError, OSError, ValueError) as exc:
         report.failures.append(IngestFailure(path=str(path), error=str(exc)))
         return
     report.row_errors.extend(errors)
@@ -389,6 +423,9 @@ def ingest_path(path: Path, store: Store, universe: str | None = None) -> Ingest
 
     Each file is its own all-or-nothing unit. Re-ingesting a folder also forgets the files
     ingested from it before that are no longer there (a deleted deck leaves the library).
+    ``universe`` is every slide's universe; None takes each file's first folder under ``path``
+    (a file directly in ``path`` gets 'Library'); ``universe_rule`` turns ``--universe-from`` into it.
+    Files that are not slides are listed in ``skipped``; slides that cannot be read in ``failures``.
     """
     path = Path(path).resolve()
     report = IngestReport()
@@ -398,7 +435,15 @@ def ingest_path(path: Path, store: Store, universe: str | None = None) -> Ingest
     files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
     for file in files:
         name = file.name.lower()
-        if name.startswith(("~$", ".")):
+        if name.startswith("."):  # .DS_Store and other hidden files are no one's slides
+            continue
+        if name.startswith("~$"):
+            report.skipped.append(IngestFailure(path=str(file), error="an Office lock file (the deck is open in PowerPoint)"))
+            continue
+        if name.endswith((".ppt", ".pps", ".pot", ".key", ".odp")):
+            report.files_seen += 1
+            report.failures.append(IngestFailure(path=str(file), error=f"a {file.suffix} presentation, not a .pptx: "
+                                                 "save it as .pptx (PowerPoint or LibreOffice) and ingest again"))
             continue
         if name.endswith(".pptx"):
 
@@ -406,7 +451,7 @@ def ingest_path(path: Path, store: Store, universe: str | None = None) -> Ingest
                 deck, slides = read_pptx(file, root, universe)
                 return slides, [deck], [], []
 
-            _ingest_file(store, str(file), "pptx", file, report, read_deck)
+            _ingest_file(store, str(file), "pptx", file, report, read_deck, universe)
         elif name in MASTER_NAMES and path.is_dir():
             _ingest_master(store, file, report)
         elif name.endswith(".jsonl") and name not in NON_SLIDE_JSONL:
@@ -415,9 +460,12 @@ def ingest_path(path: Path, store: Store, universe: str | None = None) -> Ingest
                 slides, decks, errors = read_slides_jsonl(file, universe)
                 return slides, decks, [], errors
 
-            _ingest_file(store, str(file), "jsonl", file, report, read_jsonl)
+            _ingest_file(store, str(file), "jsonl", file, report, read_jsonl, universe)
         elif not path.is_dir():
             raise IngestError(f"{file}: expected a .pptx or .jsonl file or a folder")
+        else:
+            kind = f"a {file.suffix} file" if file.suffix else "a file without an extension"
+            report.skipped.append(IngestFailure(path=str(file), error=f"not slides ({kind}; seek reads .pptx and .jsonl)"))
     if path.is_dir():
         for key in store.sources_under(str(path)):
             if not Path(key).exists():

@@ -1,4 +1,4 @@
-"""What is in the library: counts by universe, section, content type and deck, index sizes, embedder."""
+"""What is in the library: counts by universe, section, content type and deck, index sizes, embedder, freshness."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from slidesearch.freshness import index_freshness
 from slidesearch.library import Library
 from slidesearch.model import SECTIONS
 
@@ -46,4 +47,6 @@ def library_stats(library: Library, top_decks: int = 10) -> dict[str, Any]:
         "index_path": str(library.path) if library.path is not None else None,
         "index_bytes": sum(files.values()),
         "index_files": files,
+        # Whether the library was ingested into since the index was built (None for a library not on disk).
+        "freshness": index_freshness(library.path).model_dump() if library.path is not None else None,
     }

@@ -190,3 +190,36 @@ def test_search_explain_and_download_a_deck_in_chromium(browser, tmp_path):
     assert (first_search.channel, first_search.query, first_search.explained_ids) == ("page", QUERY, ids)
     assert brief_search.query == BRIEF and first_search.session_id == brief_search.session_id
     assert (tmp_path / "page.png").stat().st_size > 10_000
+
+
+def test_the_address_holds_the_search_so_it_can_be_linked_and_gone_back_to(browser):
+    _, page = browser
+    engine = SlideSearch(serve_corpus.build_library())
+    service = SlideService(engine)
+
+    def card_ids():
+        return page.evaluate("Array.from(document.querySelectorAll('article.card')).map(c => c.dataset.id)")
+
+    with serve_in_thread(create_app(service)) as base:
+        page.send("Page.enable")
+        page.send("Page.navigate", url=f"{base}/?q=customer+analytics&universes=S%26R")
+        scoped = [card.id for card in engine.search_v2(QUERY, ["S&R"]).cards()]
+        _wait(lambda: card_ids() == scoped, "the search named in the address")
+        assert page.evaluate("document.getElementById('query').value") == QUERY
+        assert page.evaluate("document.getElementById('universes').value") == "S&R"
+        placeholder = _wait(lambda: page.evaluate(
+            "(p => p.startsWith('all, or e.g.') && p)(document.getElementById('universes').placeholder)"),
+            "the placeholder naming the library's universes")
+        assert placeholder == "all, or e.g. DAAIS, EdTech, S&R"
+
+        page.evaluate("document.getElementById('query').value = ''; document.getElementById('universes').value = ''")
+        page.click("#query")
+        page.send("Input.insertText", text="\n".join(BRIEF))
+        page.click("#search")
+        brief = [card.id for card in engine.search_v2(BRIEF).cards()]
+        _wait(lambda: card_ids() == brief, "the brief's cards")
+        assert page.evaluate("location.search") == "?q=fraud+detection&q=zebrafish"
+
+        page.evaluate("history.back()")
+        _wait(lambda: card_ids() == scoped, "the earlier search again after going back")
+        assert page.evaluate("document.getElementById('query').value") == QUERY
