@@ -1,11 +1,11 @@
 import base64
 import re
-import shutil
 import subprocess
 
 import numpy as np
 import pytest
 from matplotlib.image import imread
+from system_tools import require_tool
 
 from eval.report import funnel_rows, render_report
 
@@ -46,9 +46,7 @@ class TestFunnelRows:
 
 @pytest.mark.integration
 def test_report_renders_in_headless_chromium(sample_runs, tmp_path):
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    if chromium is None:
-        pytest.skip("chromium not installed (apt-get install -y chromium)")
+    chromium = require_tool("chromium", "chromium-browser", package="chromium")
     page_path, _ = render_report(list(sample_runs), tmp_path / "report.html")
     shot = tmp_path / "shot.png"
     subprocess.run(

@@ -2,13 +2,12 @@
 
 The API runs under uvicorn on a free loopback port; chromium loads the page,
 runs a search, clicks "Why this?", adds two cards to the deck and downloads it.
-Chromium missing is a failure, not a skip: CI (.ci/run) installs it.
+Chromium missing is a skip saying how to install it, and a failure under CI, whose .ci/run installs it.
 """
 
 import base64
 import itertools
 import json
-import shutil
 import subprocess
 import time
 
@@ -16,6 +15,7 @@ import httpx
 import pytest
 import serve_corpus
 from pptx import Presentation
+from system_tools import require_tool
 from websockets.sync.client import connect
 
 from slidesearch.engine import SlideSearch
@@ -35,11 +35,7 @@ BRIEF = ["fraud detection", "zebrafish"]
 
 
 def _chromium() -> str:
-    found = shutil.which("chromium") or shutil.which("chromium-browser")
-    if found is None:
-        pytest.fail("Debian chromium is not installed: run `apt-get install -y chromium chromium-driver` "
-                    "(.ci/run installs it when absent)")
-    return found
+    return require_tool("chromium", "chromium-browser", package="chromium chromium-driver")
 
 
 def _wait(check, what: str, timeout: float = 30.0):
