@@ -4,7 +4,7 @@
 deck ("Fraud Analytics v1 / vFinal / draft", one canonical deck) with an exact copy and a near
 copy of one slide, folders of every kind the 08 folder table names, content types of every
 section, deck dates from 2020-01-01 to 2024-01-01 (and one deck with none), and a master sheet
-of three verified rows (one per universe scope, one company-wide). Tests look slides up by id
+of three verified rows (one scoped to DAAIS, one to EdTech, one company-wide). Tests look slides up by id
 (``small_library.id_to_row["blackrock"]``) so adding a slide changes no expectation.
 """
 
