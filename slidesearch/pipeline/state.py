@@ -17,7 +17,7 @@ them instead of recomputing.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
-from typing import ClassVar, Protocol
+from typing import Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -169,6 +169,9 @@ class SearchState:
         return {step: path for step, path in steps.items() if path}
 
 
+_STATE_FIELDS = frozenset(f.name for f in fields(SearchState))
+
+
 def alive(value: object) -> int:
     """How many candidates a stage's output holds: a pool's slides, a list's candidates, or grouped cards."""
     if value is None:
@@ -190,23 +193,33 @@ class Stage(Protocol):
     """
 
     name: str
-    reads: ClassVar[frozenset[str]]
-    writes: ClassVar[frozenset[str]]
-    output: ClassVar[str | None]
+
+    @property
+    def reads(self) -> frozenset[str]: ...
+
+    @property
+    def writes(self) -> frozenset[str]: ...
+
+    @property
+    def output(self) -> str | None: ...
 
     def run(self, state: SearchState) -> SearchState: ...
 
 
 class Bypass:
-    """A stage left out (an ablation): its candidate output is ``source``'s value, passed on unchanged."""
+    """A stage left out (an ablation): its candidate output is ``source``'s value, passed on unchanged.
 
-    reads: ClassVar[frozenset[str]] = frozenset()
-    writes: ClassVar[frozenset[str]] = frozenset()
+    It declares what it reads (``source``) and fills (the stage's ``output``), so an ablated list
+    still has one producer per field; the stage's other outputs keep their defaults.
+    """
 
     def __init__(self, stage: Stage, source: str) -> None:
         if stage.output is None:
             raise ValueError(f"{stage.name} has no candidate output to pass on")
+        if source not in _STATE_FIELDS:
+            raise ValueError(f"SearchState has no field {source!r}")
         self.name, self.output, self.source = f"{stage.name} (bypassed)", stage.output, source
+        self.reads, self.writes = frozenset({source}), frozenset({stage.output})
 
     def run(self, state: SearchState) -> SearchState:
         return replace(state, **{self.output: getattr(state, self.source)})

@@ -31,8 +31,9 @@ class MasterBlend:
 
     def __init__(self, view: LibraryView, most: int, min_similarity: float, decay: float) -> None:
         """At most ``most`` rows (the section cap), each at cosine >= ``min_similarity``, ``decay`` apart."""
-        if most < 1 or not 0 < decay < 1:
-            raise ValueError("most must be at least 1 and decay in (0, 1)")
+        if most < 1 or not 0 < decay * (most + 1) < 1 or not -1 <= min_similarity <= 1:
+            raise ValueError("most must be at least 1, decay positive and small enough that the last row's score "
+                             "stays positive (decay x (most + 1) < 1), and min_similarity a cosine in [-1, 1]")
         self.view, self.most, self.min_similarity, self.decay = view, most, min_similarity, decay
 
     def run(self, state: SearchState) -> SearchState:

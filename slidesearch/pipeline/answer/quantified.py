@@ -86,7 +86,8 @@ class QuantifiedGate:
             reply = self.model.complete_json(demand_prompt(text), DemandReply, system=DEMAND_SYSTEM)
         except LLMError:
             return demanded_kinds(text), "offline"
-        return tuple(k for k in KINDS if getattr(reply, k)), str(self.model.id)
+        said = reply.model_dump()
+        return tuple(k for k in KINDS if said[k]), str(self.model.id)
 
     def row_text(self, card: Candidate) -> str:
         if card.master >= 0:
