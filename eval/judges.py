@@ -28,7 +28,6 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-VERDICTS = ("correct", "50-50", "wrong")
 UNJUDGED = "unjudged"
 JUDGE_BATCH = 25
 """Seed: batching cut judge calls 10-15x with no loss of rubric fidelity; 25 cards keeps a reply short."""

@@ -13,7 +13,6 @@ Terms equal to the angle itself are dropped; at most ``cap`` survive (seed: 10).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
@@ -26,16 +25,6 @@ class WorldReply(BaseModel):
     """The JSON the LLM world expansion must return."""
 
     terms: list[str]
-
-
-@dataclass(frozen=True)
-class Expansion:
-    """Terms from each source, and which path the world expansion took."""
-
-    cluster: tuple[str, ...]
-    taxonomy: tuple[str, ...]
-    world: tuple[str, ...]
-    path: str
 
 
 def cluster_terms(angle: str, clusters: Mapping[str, Sequence[str]]) -> list[str]:

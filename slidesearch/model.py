@@ -32,8 +32,6 @@ SECTIONS: tuple[str, ...] = (
 )
 SECTION_INDEX: dict[str, int] = {name: i for i, name in enumerate(SECTIONS)}
 
-#: The universes of the original library; a slide outside them keeps its top folder as its universe.
-UNIVERSES: tuple[str, ...] = ("DAAIS", "S&R", "EdTech")
 _UNIVERSE_ALIASES: dict[str, str] = {
     "daais": "DAAIS",
     "s&r": "S&R",

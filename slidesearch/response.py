@@ -83,7 +83,9 @@ class SearchResponse(BaseModel):
     entity_terms: list[str] = Field(default_factory=list)
     quantified_demand: list[str] = Field(default_factory=list)
     groups: dict[str, list[Card]] = Field(description="Sections in display order (spec 15); empty ones last.")
-    master_sheet: list[Card] = Field(default_factory=list, description="Always empty; verified rows are inline.")
+    master_sheet: list[Card] = Field(default_factory=list, description=(
+        "Always empty: verified rows are inline in Case Studies. Kept because spec step 17 lists it for backward "
+        "compatibility with clients of the original service."))
     total_matches: int
     coverage_note: str | None = None
     uncovered_terms: list[str] = Field(default_factory=list)
