@@ -25,7 +25,6 @@ import numpy as np
 from slidesearch.config import SearchConfig
 from slidesearch.explain import ExplainItem, explain_items
 from slidesearch.library import Library, UnknownUniverseError
-from slidesearch.model import SECTIONS
 from slidesearch.pipeline.boost import BoostPass
 from slidesearch.pipeline.caps import Caps
 from slidesearch.pipeline.classify import CaseStudiesSafetyNet, Classify, ExclusionCarveOut
@@ -77,8 +76,8 @@ class SlideSearch:
         self._stages: list[Stage] = [
             NormaliseAngles(cfg.max_angle_chars, cfg.max_angles),  # 03
             Classify(ctx),                                          # 04
-            ExclusionCarveOut(),                                    # 04b
-            CaseStudiesSafetyNet(),                                 # 04
+            ExclusionCarveOut(ctx.section_table),                   # 04b
+            CaseStudiesSafetyNet(ctx.section_table),                # 04
             Expand(ctx),                                            # 05
             DetectNames(ctx),                                       # 06b (feeds 06)
             Prefilter(ctx),                                         # 06
@@ -94,7 +93,7 @@ class SlideSearch:
             QuantifiedGate(ctx),                                    # 13
             Caps(cfg.section_cap, cfg.global_cap),                  # 14
             EntitySlot(ctx),                                        # 14b
-            OrderSections(),                                        # 15
+            OrderSections(ctx.section_table),                       # 15
             CoverageCheck(ctx),                                     # 16
         ]
         self._retrieval_stages: list[Stage] = [
@@ -193,7 +192,7 @@ class SlideSearch:
             query=" | ".join(state.angles), angles=list(state.angles),
             universes=list(state.universes) if state.universes else None, intents=list(state.intents),
             search_types=list(state.search_types), answer_sections=list(state.answer_sections),
-            excluded_sections=[s for s in SECTIONS if s in state.excluded], client=state.client,
+            excluded_sections=self.context.section_table.in_order(state.excluded), client=state.client,
             use_case=state.use_case, expanded_terms=list(state.expansion), entity_terms=list(state.entity_terms),
             quantified_demand=list(state.quantified_demand), groups=groups,
             total_matches=sum(len(v) for v in groups.values()), coverage_note=state.coverage_note,
@@ -250,6 +249,7 @@ class SlideSearch:
                 index = next((i for i, m in enumerate(self.library.master) if m.card_id == sid), None)
                 if index is None:
                     raise ValueError(f"unknown verified row {sid}")
-                cards.append(self.card(Candidate(master=index, section="Case Studies", verified=True)))
+                cards.append(self.card(Candidate(master=index, section=self.library.section_table.case_studies,
+                                                 verified=True)))
         items = [ExplainItem(card=c, snippet=self._snippet_for(c), shown=c.id in shown) for c in cards]
         return explain_items(response.query, items, self.model, response.expanded_terms)

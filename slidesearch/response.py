@@ -84,8 +84,8 @@ class SearchResponse(BaseModel):
     quantified_demand: list[str] = Field(default_factory=list)
     groups: dict[str, list[Card]] = Field(description="Sections in display order (spec 15); empty ones last.")
     master_sheet: list[Card] = Field(default_factory=list, description=(
-        "Always empty: verified rows are inline in Case Studies. Kept because spec step 17 lists it for backward "
-        "compatibility with clients of the original service."))
+        "Always empty: verified rows are inline in the case-studies section. Kept because spec step 17 lists it "
+        "for backward compatibility with clients of the original service."))
     total_matches: int
     coverage_note: str | None = None
     uncovered_terms: list[str] = Field(default_factory=list)

@@ -22,7 +22,7 @@ from core.lexical import BM25Index
 from core.rarity import scaled_threshold
 from core.text import punctuation_insensitive
 from slidesearch.config import SearchConfig
-from slidesearch.model import SECTIONS
+from slidesearch.sections import SectionTable
 
 if TYPE_CHECKING:
     from slidesearch.library import Library
@@ -102,9 +102,14 @@ class SearchContext:
         names, codes = _codes(self.library.deck_ids)
         return codes, np.bincount(codes, minlength=len(names))
 
+    @property
+    def section_table(self) -> SectionTable:
+        """The sections the library's slides were assigned with; every stage reads these."""
+        return self.library.section_table
+
     @cached_property
     def section_names(self) -> list[str]:
-        return [SECTIONS[int(i)] for i in self.library.sections]
+        return [self.section_table.names[int(i)] for i in self.library.sections]
 
     @cached_property
     def rarity_threshold(self) -> int:

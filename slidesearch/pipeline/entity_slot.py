@@ -4,20 +4,20 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from slidesearch.classify import asked_sections
 from slidesearch.pipeline.context import SearchContext
-from slidesearch.pipeline.quantified import CASE_STUDIES, states_figure
+from slidesearch.pipeline.quantified import states_figure
 from slidesearch.pipeline.state import SearchState
+from slidesearch.sections import SectionTable
 
 
-def top_section(state: SearchState) -> str | None:
+def top_section(state: SearchState, table: SectionTable) -> str | None:
     """The section the answer leads with: the first section the brief asked for by name that has a heading,
     else the answer section (a heading classify chose) with the best card, else the first answer section
     headed, else the headed section with the best card. A section headed only because one angle of a brief
     found nothing under the chosen headings (13) leads only when no answer section is headed."""
     groups = state.groups or {}
     for angle in state.angles:
-        for section in asked_sections(angle):
+        for section in table.asked(angle):
             if section in groups:
                 return section
     answer = [s for s in groups if s in state.answer_sections]
@@ -35,7 +35,7 @@ class EntitySlot:
 
     Runs on the final groups (the seed's first placement, before the caps, was cut straight
     back out). Exactly one extra card, never from a section the brief excluded, never one the
-    quantified-claim gate would refuse in Case Studies; the card is moved, not copied, if it
+    quantified-claim gate would refuse in the case-studies section; the card is moved, not copied, if it
     already sits in another section.
     """
 
@@ -45,7 +45,7 @@ class EntitySlot:
         self.context = context
 
     def _admissible(self, row: int, section: str, state: SearchState) -> bool:
-        if section != CASE_STUDIES or not state.quantified_demand:
+        if section != self.context.section_table.case_studies or not state.quantified_demand:
             return True
         lib = self.context.library
         return states_figure(f"{lib.titles[row]}\n{lib.snippets[row]}", state.quantified_demand)
@@ -53,7 +53,7 @@ class EntitySlot:
     def run(self, state: SearchState) -> SearchState:
         if not state.entity_rows or not state.groups:
             return state
-        section = top_section(state)
+        section = top_section(state, self.context.section_table)
         if section is None:
             return state
         if any(c.row in state.entity_rows for c in state.groups[section]):

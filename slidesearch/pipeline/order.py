@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from slidesearch.model import SECTIONS
 from slidesearch.pipeline.state import SearchState
+from slidesearch.sections import SectionTable
 
 
 class OrderSections:
@@ -13,10 +13,13 @@ class OrderSections:
 
     name = "15 order sections"
 
+    def __init__(self, table: SectionTable) -> None:
+        self.table = table
+
     def run(self, state: SearchState) -> SearchState:
         if state.groups is None:
             return state
         groups = {s: tuple(sorted(cards, key=lambda c: -c.score)) for s, cards in state.groups.items()}
         order = sorted(groups, key=lambda s: (not groups[s], -(groups[s][0].score if groups[s] else 0.0),
-                                              SECTIONS.index(s)))
+                                              self.table.index[s]))
         return replace(state, groups={s: groups[s] for s in order})

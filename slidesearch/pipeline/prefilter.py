@@ -6,7 +6,6 @@ from dataclasses import replace
 
 import numpy as np
 
-from slidesearch.model import SECTION_INDEX
 from slidesearch.pipeline.context import SearchContext
 from slidesearch.pipeline.names import entity_row_array
 from slidesearch.pipeline.state import SearchState
@@ -27,7 +26,8 @@ class Prefilter:
 
     def run(self, state: SearchState) -> SearchState:
         scope = self.context.scope_mask(state.universes)
-        wanted = np.asarray([SECTION_INDEX[s] for s in state.search_types], dtype=np.int8)
+        index = self.context.section_table.index
+        wanted = np.asarray([index[s] for s in state.search_types], dtype=np.int8)
         mask = scope & np.isin(np.asarray(self.context.library.sections), wanted)
         mask[entity_row_array(state)] = True
         notes = state.notes

@@ -1,5 +1,5 @@
-"""Spec step 13 (quantified-claim gate): when the brief demands a dollar, percent or FTE figure, Case Studies
-keeps only rows whose own text states that kind of figure.
+"""Spec step 13 (quantified-claim gate): when the brief demands a dollar, percent or FTE figure, the case-studies
+section keeps only rows whose own text states that kind of figure.
 
 The demand is read by a separate LLM call (seed: deliberately not folded into classify)
 or, offline or on failure, by a deterministic pattern. The check on each row is always a
@@ -17,7 +17,6 @@ from pydantic import BaseModel
 from slidesearch.pipeline.context import SearchContext
 from slidesearch.pipeline.state import Candidate, SearchState
 
-CASE_STUDIES = "Case Studies"
 KINDS = ("dollar", "percent", "fte")
 
 #: What a brief says when it demands a kind of figure.
@@ -67,7 +66,7 @@ def demand_prompt(text: str) -> str:
 
 
 class QuantifiedGate:
-    """13: drop Case Studies rows that do not state a demanded kind of figure; a no-op without a demand."""
+    """13: drop case-studies rows that do not state a demanded kind of figure; a no-op without a demand."""
 
     name = "13 quantified-claim gate"
 
@@ -95,10 +94,11 @@ class QuantifiedGate:
             return state
         kinds, path = self.demand(" ".join(state.angles))
         steps = state.with_llm_step("quantified", path)
-        if not kinds or CASE_STUDIES not in state.groups:
+        cases = self.context.section_table.case_studies
+        if not kinds or cases not in state.groups:
             return replace(state, quantified_demand=kinds, llm_steps=steps)
-        kept = tuple(c for c in state.groups[CASE_STUDIES] if states_figure(self.row_text(c), kinds))
-        groups = {**state.groups, CASE_STUDIES: kept}
+        kept = tuple(c for c in state.groups[cases] if states_figure(self.row_text(c), kinds))
+        groups = {**state.groups, cases: kept}
         if state.size(0) and not any(groups.values()):
             note = "no case study states the figure asked for, and nothing else matched; the gate was not applied"
             return replace(state, quantified_demand=kinds, llm_steps=steps, notes=(*state.notes, note))

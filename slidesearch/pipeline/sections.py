@@ -1,10 +1,9 @@
-"""Spec step 13 (grouping): the eight sections, only those with a heading, at most 2 slides per deck in each."""
+"""Spec step 13 (grouping): the sections, only those with a heading, at most 2 slides per deck in each."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from slidesearch.model import SECTIONS
 from slidesearch.pipeline.context import SearchContext
 from slidesearch.pipeline.deckcap import cap_per_deck
 from slidesearch.pipeline.state import SearchState
@@ -35,11 +34,12 @@ class GroupSections:
         self.context = context
 
     def run(self, state: SearchState) -> SearchState:
-        headed = [s for s in SECTIONS if s in state.answer_sections] or list(SECTIONS)
+        names = self.context.section_table.names
+        headed = [s for s in names if s in state.answer_sections] or list(names)
         notes = state.notes
         named = any(c.row in state.entity_rows for c in state.candidates)
         if state.candidates and not named and not any(c.section in headed for c in state.candidates):
-            headed = [s for s in SECTIONS if any(c.section == s for c in state.candidates)]
+            headed = [s for s in names if any(c.section == s for c in state.candidates)]
             notes = (*notes, "nothing matched in the sections asked for; showing the sections that did match")
         missed = self._unheaded_angles(state, headed) if len(state.angles) > 1 else set()
         if missed:
@@ -52,7 +52,7 @@ class GroupSections:
                 tuple(c for c in state.candidates if c.section == section and (section in headed or c.angle in missed)),
                 decks, cap,
             )
-            for section in SECTIONS if section in headed or section in extra
+            for section in names if section in headed or section in extra
         }
         return replace(state, groups=groups, notes=notes)
 

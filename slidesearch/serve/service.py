@@ -23,9 +23,9 @@ from typing import Any
 from core.settings import get_settings
 from slidesearch.assemble import AssembleResult, assemble, pick_cards
 from slidesearch.library import UnknownUniverseError
-from slidesearch.model import SECTIONS
 from slidesearch.pipeline.normalise import clean_angle
 from slidesearch.response import Explanation, SearchResponse
+from slidesearch.sections import SECTIONS
 from slidesearch.serve.usage_log import UsageLog
 
 Query = str | list[str]

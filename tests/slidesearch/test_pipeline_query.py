@@ -7,12 +7,12 @@ from core.lexical import BM25Index
 from core.rarity import DocFreqTable
 from llm_adapters import FakeModel, LLMError
 from slidesearch.expand import WorldReply, cluster_terms, merge_terms, taxonomy_terms, world_terms
-from slidesearch.model import SECTIONS
 from slidesearch.pipeline.classify import CaseStudiesSafetyNet, ExclusionCarveOut, excluded_sections
 from slidesearch.pipeline.coverage import absent_in_scope, coverage_note, uncovered_terms
 from slidesearch.pipeline.names import person_names, rare_phrases, rare_words
 from slidesearch.pipeline.normalise import EmptyQueryError, NormaliseAngles, split_angles
 from slidesearch.pipeline.state import SearchState
+from slidesearch.sections import DEFAULT_SECTIONS, SECTIONS
 
 
 class TestNormaliseAngles:
@@ -62,7 +62,7 @@ class TestExclusionCarveOut:
         "anything other than case studies", "analytics sans case studies",
     ])
     def test_case_study_exclusions(self, text):
-        assert "Case Studies" in excluded_sections(text)
+        assert "Case Studies" in excluded_sections(text, DEFAULT_SECTIONS)
 
     @pytest.mark.parametrize(("text", "section"), [
         ("analytics without approach and methodology", "Approach & Methodology"),
@@ -74,34 +74,34 @@ class TestExclusionCarveOut:
         ("skip other slides", "Other"),
     ])
     def test_every_section_name_can_be_excluded(self, text, section):
-        assert excluded_sections(text) == {section}
+        assert excluded_sections(text, DEFAULT_SECTIONS) == {section}
 
     def test_a_list_after_one_negation(self):
-        assert excluded_sections("without case studies or pricing") == {"Case Studies", "Commercial & Contract Terms"}
+        assert excluded_sections("without case studies or pricing", DEFAULT_SECTIONS) == {"Case Studies", "Commercial & Contract Terms"}
 
     @pytest.mark.parametrize("text", ["blackrock case studies", "capability gaps with no data migration", "dw/ops case studies",
                                       "case studies where no overview existed before"])
     def test_ordinary_queries_exclude_nothing(self, text):
-        assert "Case Studies" not in excluded_sections(text)
-        assert "Data & Analytics" not in excluded_sections(text)
+        assert "Case Studies" not in excluded_sections(text, DEFAULT_SECTIONS)
+        assert "Data & Analytics" not in excluded_sections(text, DEFAULT_SECTIONS)
 
     def test_excluded_section_leaves_both_lists_and_the_safety_net_stays_off(self):
         state = SearchState(angles=("fraud without case studies",), search_types=SECTIONS[:4],
                             answer_sections=SECTIONS[:2])
-        out = CaseStudiesSafetyNet().run(ExclusionCarveOut().run(state))
+        out = CaseStudiesSafetyNet(DEFAULT_SECTIONS).run(ExclusionCarveOut(DEFAULT_SECTIONS).run(state))
         assert "Case Studies" not in out.search_types and "Case Studies" not in out.answer_sections
         assert out.excluded == {"Case Studies"}
 
     def test_safety_net_adds_case_studies_otherwise(self):
         state = SearchState(angles=("team bios",), search_types=("Team & Credentials",),
                             answer_sections=("Team & Credentials",))
-        out = CaseStudiesSafetyNet().run(state)
+        out = CaseStudiesSafetyNet(DEFAULT_SECTIONS).run(state)
         assert out.search_types == ("Case Studies", "Team & Credentials") == out.answer_sections
 
     def test_excluding_everything_chosen_searches_the_rest(self):
         state = SearchState(angles=("no case studies",), search_types=("Case Studies",),
                             answer_sections=("Case Studies",))
-        out = ExclusionCarveOut().run(state)
+        out = ExclusionCarveOut(DEFAULT_SECTIONS).run(state)
         assert out.search_types == tuple(s for s in SECTIONS if s != "Case Studies")
 
 
@@ -201,5 +201,5 @@ class TestCoverage:
 def test_stages_do_not_mutate_their_input():
     state = SearchState(angles=("no case studies",), search_types=SECTIONS, answer_sections=SECTIONS)
     before = replace(state)
-    ExclusionCarveOut().run(state)
+    ExclusionCarveOut(DEFAULT_SECTIONS).run(state)
     assert state == before

@@ -9,6 +9,7 @@ from slidesearch.pipeline.entity_slot import EntitySlot
 from slidesearch.pipeline.master import MasterBlend
 from slidesearch.pipeline.quantified import DemandReply, QuantifiedGate, demanded_kinds, states_figure
 from slidesearch.pipeline.state import Candidate, SearchState
+from slidesearch.sections import DEFAULT_SECTIONS
 
 CS = "Case Studies"
 
@@ -19,7 +20,8 @@ def _library(texts, master=(), master_vectors=None):
 
 
 def _context(library, model=None, **config):
-    return SimpleNamespace(library=library, config=SearchConfig(**config), model=model or OfflineModel())
+    return SimpleNamespace(library=library, config=SearchConfig(**config), model=model or OfflineModel(),
+                           section_table=DEFAULT_SECTIONS)
 
 
 class TestMasterBlend:

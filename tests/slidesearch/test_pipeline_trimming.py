@@ -12,10 +12,11 @@ from slidesearch.pipeline.floor import RelevanceFloor
 from slidesearch.pipeline.order import OrderSections
 from slidesearch.pipeline.sections import GroupSections
 from slidesearch.pipeline.state import Candidate, SearchState
+from slidesearch.sections import DEFAULT_SECTIONS
 
 
 def _context(**library):
-    return SimpleNamespace(library=SimpleNamespace(**library), config=SearchConfig())
+    return SimpleNamespace(library=SimpleNamespace(**library), config=SearchConfig(), section_table=DEFAULT_SECTIONS)
 
 
 def _cands(scores, section="Case Studies"):
@@ -197,6 +198,6 @@ class TestCaps:
 class TestOrderSections:
     def test_sections_by_best_score_and_empty_ones_last(self):
         groups = {"Case Studies": _cands([0.2]), "Other": (), "Data & Analytics": _cands([0.1, 0.9])}
-        out = OrderSections().run(SearchState(angles=("q",), groups=groups))
+        out = OrderSections(DEFAULT_SECTIONS).run(SearchState(angles=("q",), groups=groups))
         assert list(out.groups) == ["Data & Analytics", "Case Studies", "Other"]
         assert [c.score for c in out.groups["Data & Analytics"]] == [0.9, 0.1]
