@@ -22,12 +22,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
 from pydantic import BaseModel, Field
 
+from slidesearch.pipeline.state import LLMPath
 from slidesearch.sections import SectionTable
+
+if TYPE_CHECKING:
+    from llm_adapters import LanguageModel
 
 INTENTS: tuple[str, ...] = ("case_study", "approach", "capability", "collateral", "demo")
 
@@ -53,14 +58,14 @@ SIMILARITY_MARGIN = 0.05
 
 
 class Classification(BaseModel):
-    """One angle's (or the merged) classification; ``path`` names the classifier that produced it."""
+    """One angle's (or the merged) classification; ``paths`` names how the classifier call(s) behind it went."""
 
     intents: list[str] = Field(default_factory=list)
     search_types: list[str] = Field(default_factory=list)
     answer_sections: list[str] = Field(default_factory=list)
     client: str | None = None
     use_case: str | None = None
-    path: str = "offline"
+    paths: tuple[LLMPath, ...] = ("offline",)
 
 
 class ClassifyReply(BaseModel):
@@ -94,14 +99,15 @@ def classify_offline(
         intents=keyword_intents(angle),
         search_types=table.in_order(search),
         answer_sections=table.in_order(answer & search),
-        path="offline",
+        paths=("offline",),
     )
 
 
-def fail_open(angle: str, path: str, table: SectionTable) -> Classification:
+def fail_open(angle: str, path: LLMPath, table: SectionTable) -> Classification:
     """Spec 04 on a failed LLM call: every section searched and shown, intents by keyword."""
     return Classification(
-        intents=keyword_intents(angle), search_types=list(table.names), answer_sections=list(table.names), path=path
+        intents=keyword_intents(angle), search_types=list(table.names), answer_sections=list(table.names),
+        paths=(path,),
     )
 
 
@@ -123,7 +129,7 @@ def classify_prompt(angle: str, table: SectionTable) -> str:
     )
 
 
-def validate_reply(reply: ClassifyReply, angle: str, path: str, table: SectionTable) -> Classification:
+def validate_reply(reply: ClassifyReply, angle: str, path: LLMPath, table: SectionTable) -> Classification:
     """Keep known names only; answer_sections is forced inside search_types; empty lists fail open."""
     intents = [i for i in reply.intents if i in INTENTS] or keyword_intents(angle)
     search = {s for s in reply.search_types if s in table.index}
@@ -137,13 +143,13 @@ def validate_reply(reply: ClassifyReply, angle: str, path: str, table: SectionTa
         answer_sections=table.in_order(answer or search),
         client=reply.client or None,
         use_case=reply.use_case or None,
-        path=path,
+        paths=(path,),
     )
 
 
 def classify_llm(
     angle: str,
-    model: object,
+    model: LanguageModel,
     offline: Callable[[], Classification],
     table: SectionTable,
 ) -> Classification:
@@ -151,12 +157,12 @@ def classify_llm(
     from llm_adapters import LLMError, LLMUnavailable
 
     try:
-        reply = model.complete_json(classify_prompt(angle, table), ClassifyReply, system=CLASSIFY_SYSTEM)  # type: ignore[attr-defined]
+        reply = model.complete_json(classify_prompt(angle, table), ClassifyReply, system=CLASSIFY_SYSTEM)
     except LLMUnavailable:
         return offline()
     except LLMError:
         return fail_open(angle, "fail-open", table)
-    return validate_reply(reply, angle, str(model.id), table)  # type: ignore[attr-defined]
+    return validate_reply(reply, angle, "llm", table)
 
 
 def merge(classifications: Sequence[Classification], table: SectionTable) -> Classification:
@@ -164,12 +170,12 @@ def merge(classifications: Sequence[Classification], table: SectionTable) -> Cla
     intents = list(dict.fromkeys(i for c in classifications for i in c.intents))
     search = {s for c in classifications for s in c.search_types}
     answer = {s for c in classifications for s in c.answer_sections}
-    paths = list(dict.fromkeys(c.path for c in classifications))
+    paths = tuple(dict.fromkeys(p for c in classifications for p in c.paths))
     return Classification(
         intents=intents,
         search_types=table.in_order(search),
         answer_sections=table.in_order(answer),
         client=next((c.client for c in classifications if c.client), None),
         use_case=next((c.use_case for c in classifications if c.use_case), None),
-        path="+".join(paths),
+        paths=paths,
     )

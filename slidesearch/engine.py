@@ -18,7 +18,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -47,6 +47,9 @@ from slidesearch.pipeline.sections import GroupSections
 from slidesearch.pipeline.state import Candidate, SearchState, Stage, StageCount
 from slidesearch.response import Card, Explanation, ScoreFactors, SearchResponse, StageTrace
 
+if TYPE_CHECKING:
+    from llm_adapters import LanguageModel
+
 __all__ = ["EmptyQueryError", "SearchConfig", "SlideSearch", "UnknownUniverseError"]
 
 
@@ -65,12 +68,13 @@ class AllSlides:
 class SlideSearch:
     """Grouped, ranked, deduplicated search over a slide library (see the module docstring)."""
 
-    def __init__(self, library: Library | None = None, config: SearchConfig | None = None, llm: Any = None) -> None:
+    def __init__(self, library: Library | None = None, config: SearchConfig | None = None,
+                 llm: LanguageModel | str | None = None) -> None:
         from llm_adapters import get_model
 
         self.library = library if library is not None else Library.open()
         self.config = config or SearchConfig()
-        self.model = get_model(llm) if llm is None or isinstance(llm, str) else llm
+        self.model: LanguageModel = get_model(llm) if llm is None or isinstance(llm, str) else llm
         self.context = SearchContext(self.library, self.config, self.model)
         ctx, cfg = self.context, self.config
         self._stages: list[Stage] = [
@@ -105,7 +109,8 @@ class SlideSearch:
         ]
 
     @classmethod
-    def open(cls, path: Path | None = None, config: SearchConfig | None = None, llm: Any = None) -> SlideSearch:
+    def open(cls, path: Path | None = None, config: SearchConfig | None = None,
+             llm: LanguageModel | str | None = None) -> SlideSearch:
         """An engine over the saved library at ``path`` (default ``SEEK_HOME/slides/index``)."""
         return cls(Library.open(path), config=config, llm=llm)
 
@@ -186,8 +191,7 @@ class SlideSearch:
 
     def _response(self, state: SearchState, counts: list[StageCount] | None) -> SearchResponse:
         groups = {s: [self.card(c, state.angles) for c in cards] for s, cards in (state.groups or {}).items()}
-        paths = set(state.llm_steps.values()) - {"not needed"}
-        llm = self.model.id if any(p not in {"offline"} for p in paths) else "offline"
+        llm = self.model.id if any(step.used_model for step in state.llm_steps.values()) else "offline"
         return SearchResponse(
             query=" | ".join(state.angles), angles=list(state.angles),
             universes=list(state.universes) if state.universes else None, intents=list(state.intents),
@@ -197,7 +201,7 @@ class SlideSearch:
             quantified_demand=list(state.quantified_demand), groups=groups,
             total_matches=sum(len(v) for v in groups.values()), coverage_note=state.coverage_note,
             uncovered_terms=list(state.uncovered_terms), notes=list(state.notes), llm=llm,
-            llm_steps=dict(state.llm_steps),
+            llm_steps={name: step.label(self.model.id) for name, step in state.llm_steps.items()},
             trace=[StageTrace(stage=c.stage, candidates_in=c.candidates_in, candidates_out=c.candidates_out,
                               ms=round(c.ms, 3)) for c in counts] if counts is not None else None,
         )

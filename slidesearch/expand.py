@@ -13,12 +13,17 @@ Terms equal to the angle itself are dropped; at most ``cap`` survive (seed: 10).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
 from pydantic import BaseModel
 
 from core.text import punctuation_insensitive
+from slidesearch.pipeline.state import LLMPath
+
+if TYPE_CHECKING:
+    from llm_adapters import LanguageModel
 
 
 class WorldReply(BaseModel):
@@ -67,22 +72,22 @@ def world_prompt(angle: str) -> str:
 def world_terms(
     angle: str,
     angle_vector: NDArray[np.float32],
-    model: object,
+    model: LanguageModel,
     embed: Callable[[Sequence[str]], NDArray[np.float32]],
     cutoff: float,
-) -> tuple[list[str], str]:
+) -> tuple[list[str], LLMPath]:
     """LLM suggestions that clear the cosine cutoff, and the path taken ("offline" when the call failed)."""
     from llm_adapters import LLMError
 
     try:
-        reply = model.complete_json(world_prompt(angle), WorldReply, system=WORLD_SYSTEM)  # type: ignore[attr-defined]
+        reply = model.complete_json(world_prompt(angle), WorldReply, system=WORLD_SYSTEM)
     except LLMError:
         return [], "offline"
     suggestions = [t.strip() for t in reply.terms if isinstance(t, str) and t.strip()][:20]
     if not suggestions:
-        return [], str(model.id)  # type: ignore[attr-defined]
+        return [], "llm"
     sims = embed(suggestions) @ angle_vector
-    return [t for t, s in zip(suggestions, sims, strict=True) if s >= cutoff], str(model.id)  # type: ignore[attr-defined]
+    return [t for t, s in zip(suggestions, sims, strict=True) if s >= cutoff], "llm"
 
 
 def merge_terms(angles: Sequence[str], per_angle: Sequence[Sequence[str]], cap: int) -> list[str]:

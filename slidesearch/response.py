@@ -91,7 +91,9 @@ class SearchResponse(BaseModel):
     uncovered_terms: list[str] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
     llm: str = Field(description="The LLM path that ran: 'offline' or the model id, per step in llm_steps.")
-    llm_steps: dict[str, str] = Field(default_factory=dict)
+    llm_steps: dict[str, str] = Field(default_factory=dict, description=(
+        "Per LLM step (classify, expand, quantified) the path it took: the model id when it answered, 'offline', "
+        "'fail-open', several joined by '+' (one call per angle), or 'not needed'."))
     trace: list[StageTrace] | None = None
 
     def cards(self) -> list[Card]:

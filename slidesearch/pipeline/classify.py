@@ -12,7 +12,7 @@ from numpy.typing import NDArray
 from core.text import punctuation_insensitive
 from slidesearch.classify import Classification, classify_llm, classify_offline, merge
 from slidesearch.pipeline.context import SearchContext
-from slidesearch.pipeline.state import SearchState
+from slidesearch.pipeline.state import LLMStep, SearchState
 from slidesearch.sections import SectionTable
 
 
@@ -54,7 +54,7 @@ class Classify:
         return replace(
             state, intents=tuple(merged.intents), search_types=tuple(merged.search_types),
             answer_sections=tuple(merged.answer_sections), client=client, use_case=use_case,
-            query_vectors=vectors, llm_steps=state.with_llm_step("classify", merged.path),
+            query_vectors=vectors, llm_steps=state.with_llm_step("classify", LLMStep(merged.paths)),
         )
 
 

@@ -12,7 +12,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
@@ -25,6 +25,7 @@ from slidesearch.config import SearchConfig
 from slidesearch.sections import SectionTable
 
 if TYPE_CHECKING:
+    from llm_adapters import LanguageModel
     from slidesearch.library import Library
 
 _EMBED_CACHE_SIZE = 4096
@@ -40,7 +41,7 @@ def _codes(values: Sequence[str]) -> tuple[dict[str, int], NDArray[np.int32]]:
 class SearchContext:
     """The library, config and model one engine runs with, plus per-library derived arrays."""
 
-    def __init__(self, library: Library, config: SearchConfig, model: Any) -> None:
+    def __init__(self, library: Library, config: SearchConfig, model: LanguageModel) -> None:
         self.library = library
         self.config = config
         self.model = model

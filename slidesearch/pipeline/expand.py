@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from slidesearch.expand import cluster_terms, merge_terms, taxonomy_terms, world_terms
 from slidesearch.pipeline.context import SearchContext
-from slidesearch.pipeline.state import SearchState
+from slidesearch.pipeline.state import LLMPath, LLMStep, SearchState
 
 
 class Expand:
@@ -21,7 +21,7 @@ class Expand:
         lib, cfg = self.context.library, self.context.config
         vectors = state.query_vectors if state.query_vectors is not None else self.context.embed(list(state.angles))
         per_angle: list[list[str]] = []
-        paths: list[str] = []
+        paths: list[LLMPath] = []
         for angle, vector in zip(state.angles, vectors, strict=True):
             cluster = cluster_terms(angle, lib.clusters)
             taxonomy = taxonomy_terms(vector, lib.taxonomy, getattr(lib, "taxonomy_vectors", None),
@@ -33,6 +33,5 @@ class Expand:
                 paths.append(path)
             per_angle.append([*cluster, *taxonomy, *world])
         terms = merge_terms(state.angles, per_angle, cfg.expansion_cap)
-        path = "+".join(dict.fromkeys(paths)) or "not needed"
         return replace(state, expansion=tuple(terms), query_vectors=vectors,
-                       llm_steps=state.with_llm_step("expand", path))
+                       llm_steps=state.with_llm_step("expand", LLMStep(tuple(dict.fromkeys(paths)))))

@@ -15,7 +15,7 @@ from dataclasses import replace
 from pydantic import BaseModel
 
 from slidesearch.pipeline.context import SearchContext
-from slidesearch.pipeline.state import Candidate, SearchState
+from slidesearch.pipeline.state import Candidate, LLMPath, LLMStep, SearchState
 
 KINDS = ("dollar", "percent", "fte")
 
@@ -73,7 +73,7 @@ class QuantifiedGate:
     def __init__(self, context: SearchContext) -> None:
         self.context = context
 
-    def demand(self, text: str) -> tuple[tuple[str, ...], str]:
+    def demand(self, text: str) -> tuple[tuple[str, ...], LLMPath]:
         from llm_adapters import LLMError
 
         model = self.context.model
@@ -81,7 +81,7 @@ class QuantifiedGate:
             reply = model.complete_json(demand_prompt(text), DemandReply, system=DEMAND_SYSTEM)
         except LLMError:
             return demanded_kinds(text), "offline"
-        return tuple(k for k in KINDS if getattr(reply, k)), str(model.id)
+        return tuple(k for k in KINDS if getattr(reply, k)), "llm"
 
     def row_text(self, card: Candidate) -> str:
         lib = self.context.library
@@ -93,7 +93,7 @@ class QuantifiedGate:
         if state.groups is None:
             return state
         kinds, path = self.demand(" ".join(state.angles))
-        steps = state.with_llm_step("quantified", path)
+        steps = state.with_llm_step("quantified", LLMStep((path,)))
         cases = self.context.section_table.case_studies
         if not kinds or cases not in state.groups:
             return replace(state, quantified_demand=kinds, llm_steps=steps)

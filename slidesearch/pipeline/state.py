@@ -9,7 +9,7 @@ read them instead of recomputing.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Protocol
+from typing import Literal, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -68,6 +68,30 @@ class Candidate:
 _CANDIDATE_FIELDS = frozenset(f.name for f in fields(Candidate))
 
 
+LLMPath = Literal["llm", "offline", "fail-open"]
+"""How one call of an LLM step went: the model answered (``llm``); no model was available or the call failed and
+the step's deterministic path ran (``offline``); the call failed and the step failed open (``fail-open``, 04)."""
+
+
+@dataclass(frozen=True)
+class LLMStep:
+    """The paths one LLM step took for a request, once each in order of first use (a step calls once per angle).
+
+    No path: the step needed no call (05 expands without the LLM when a curated cluster fires for every angle).
+    """
+
+    paths: tuple[LLMPath, ...] = ()
+
+    @property
+    def used_model(self) -> bool:
+        """Whether the model answered or was tried and failed (anything but the offline path)."""
+        return any(path != "offline" for path in self.paths)
+
+    def label(self, model_id: str) -> str:
+        """The response's wire form: paths joined by "+", the model's id for ``llm``, "not needed" for none."""
+        return "+".join(model_id if path == "llm" else path for path in self.paths) or "not needed"
+
+
 @dataclass(frozen=True)
 class StageCount:
     """How many candidates went into a stage and came out (the seed's "how much gets filtered out")."""
@@ -103,7 +127,7 @@ class SearchState:
     quantified_demand: tuple[str, ...] = ()
     uncovered_terms: tuple[str, ...] = ()
     coverage_note: str | None = None
-    llm_steps: dict[str, str] = field(default_factory=dict)
+    llm_steps: dict[str, LLMStep] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
 
     def size(self, library_size: int) -> int:
@@ -116,8 +140,8 @@ class SearchState:
             return int(self.pool.size)
         return library_size
 
-    def with_llm_step(self, step: str, path: str) -> dict[str, str]:
-        return {**self.llm_steps, step: path}
+    def with_llm_step(self, name: str, step: LLMStep) -> dict[str, LLMStep]:
+        return {**self.llm_steps, name: step}
 
 
 class Stage(Protocol):

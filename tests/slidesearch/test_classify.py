@@ -21,7 +21,7 @@ def _vectors(nearest: str) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _offline():
-    return Classification(intents=["capability"], search_types=["Other"], answer_sections=["Other"], path="offline")
+    return Classification(intents=["capability"], search_types=["Other"], answer_sections=["Other"], paths=("offline",))
 
 
 class TestKeywordIntents:
@@ -75,26 +75,26 @@ class TestLLMClassifier:
         assert result.search_types == ["Case Studies", "Data & Analytics"]
         assert result.answer_sections == ["Case Studies"]
         assert result.client == "Acme"
-        assert result.path == "fake:model"
+        assert result.paths == ("llm",)
 
     def test_llm_failure_fails_open_to_all_eight(self):
         result = classify_llm("fraud case studies", FakeModel([LLMError("boom")]), _offline, DEFAULT_SECTIONS)
         assert result.search_types == list(SECTIONS) == result.answer_sections
         assert result.intents == ["case_study"]
-        assert result.path == "fail-open"
+        assert result.paths == ("fail-open",)
 
     def test_offline_model_runs_the_offline_classifier(self):
-        assert classify_llm("anything", OfflineModel(), _offline, DEFAULT_SECTIONS).path == "offline"
+        assert classify_llm("anything", OfflineModel(), _offline, DEFAULT_SECTIONS).paths == ("offline",)
 
     def test_unknown_names_are_dropped_and_answer_forced_into_search(self):
         reply = ClassifyReply(intents=["nonsense"], search_types=["Bogus"], answer_sections=["Team & Credentials"])
-        result = validate_reply(reply, "team bios", "m", DEFAULT_SECTIONS)
+        result = validate_reply(reply, "team bios", "llm", DEFAULT_SECTIONS)
         assert result.search_types == ["Team & Credentials"]
         assert result.intents == ["capability"]
 
     def test_empty_reply_fails_open(self):
         reply = ClassifyReply(intents=[], search_types=[], answer_sections=[])
-        assert validate_reply(reply, "x", "m", DEFAULT_SECTIONS).search_types == list(SECTIONS)
+        assert validate_reply(reply, "x", "llm", DEFAULT_SECTIONS).search_types == list(SECTIONS)
 
 
 class TestMerge:
@@ -102,8 +102,10 @@ class TestMerge:
         a = Classification(intents=["case_study"], search_types=["Case Studies"], answer_sections=["Case Studies"])
         b = Classification(intents=["approach"], search_types=["Approach & Methodology", "Case Studies"],
                            answer_sections=["Approach & Methodology"], client="Acme")
-        merged = merge([a, b], DEFAULT_SECTIONS)
+        merged = merge([a.model_copy(update={"paths": ("llm",)}), b.model_copy(update={"paths": ("fail-open",)})],
+                       DEFAULT_SECTIONS)
         assert merged.intents == ["case_study", "approach"]
         assert merged.search_types == ["Case Studies", "Approach & Methodology"]
         assert merged.answer_sections == ["Case Studies", "Approach & Methodology"]
         assert merged.client == "Acme"
+        assert merged.paths == ("llm", "fail-open")

@@ -11,7 +11,7 @@ from slidesearch.pipeline.classify import CaseStudiesSafetyNet, ExclusionCarveOu
 from slidesearch.pipeline.coverage import absent_in_scope, coverage_note, uncovered_terms
 from slidesearch.pipeline.names import person_names, rare_phrases, rare_words
 from slidesearch.pipeline.normalise import EmptyQueryError, NormaliseAngles, split_angles
-from slidesearch.pipeline.state import SearchState
+from slidesearch.pipeline.state import LLMStep, SearchState
 from slidesearch.sections import DEFAULT_SECTIONS, SECTIONS
 
 
@@ -156,11 +156,24 @@ class TestExpansion:
             return np.array([[0.9, 0.436] if t == "close" else [0.3, 0.954] for t in texts], dtype=np.float32)
 
         model = FakeModel([WorldReply(terms=["close", "far"])])
-        assert world_terms("q", angle, model, embed, 0.5) == (["close"], "fake:model")
+        assert world_terms("q", angle, model, embed, 0.5) == (["close"], "llm")
 
     def test_world_terms_fall_back_to_none_on_failure(self):
         model = FakeModel([LLMError("down")])
         assert world_terms("q", np.ones(2, dtype=np.float32), model, lambda t: None, 0.5) == ([], "offline")
+
+
+class TestLLMStep:
+    def test_the_wire_form_names_the_model_for_its_answers_and_joins_paths(self):
+        assert LLMStep(("llm", "fail-open")).label("anthropic:m") == "anthropic:m+fail-open"
+        assert LLMStep(("offline",)).label("anthropic:m") == "offline"
+
+    def test_a_step_without_calls_was_not_needed_and_used_no_model(self):
+        assert LLMStep().label("anthropic:m") == "not needed" and not LLMStep().used_model
+
+    def test_only_the_offline_path_leaves_the_model_unused(self):
+        assert not LLMStep(("offline",)).used_model
+        assert LLMStep(("offline", "fail-open")).used_model and LLMStep(("llm",)).used_model
 
 
 class TestCoverage:

@@ -8,7 +8,7 @@ from slidesearch.model import VerifiedCaseStudy
 from slidesearch.pipeline.entity_slot import EntitySlot
 from slidesearch.pipeline.master import MasterBlend
 from slidesearch.pipeline.quantified import DemandReply, QuantifiedGate, demanded_kinds, states_figure
-from slidesearch.pipeline.state import Candidate, SearchState
+from slidesearch.pipeline.state import Candidate, LLMStep, SearchState
 from slidesearch.sections import DEFAULT_SECTIONS
 
 CS = "Case Studies"
@@ -76,7 +76,7 @@ class TestQuantifiedGate:
         assert [c.row for c in out.groups[CS]] == [1]
         assert [c.row for c in out.groups["Approach & Methodology"]] == [1]
         assert out.quantified_demand == ("dollar", "fte")
-        assert out.llm_steps["quantified"] == "offline"
+        assert out.llm_steps["quantified"] == LLMStep(("offline",))
 
     def test_no_demand_is_a_no_op(self):
         state = self._state("cloud migration case studies")
@@ -86,9 +86,9 @@ class TestQuantifiedGate:
     def test_llm_demand_is_used_and_failure_falls_back_to_the_pattern(self):
         model = FakeModel([DemandReply(dollar=False, percent=True, fte=False)])
         out = QuantifiedGate(_context(_library(["up 12%", "saved $2M"]), model)).run(self._state("proof points"))
-        assert [c.row for c in out.groups[CS]] == [0] and out.llm_steps["quantified"] == "fake:model"
+        assert [c.row for c in out.groups[CS]] == [0] and out.llm_steps["quantified"] == LLMStep(("llm",))
         failing = QuantifiedGate(_context(self._library(), FakeModel([LLMError("x")])))
-        assert failing.run(self._state("dollar savings")).llm_steps["quantified"] == "offline"
+        assert failing.run(self._state("dollar savings")).llm_steps["quantified"] == LLMStep(("offline",))
 
     def test_gate_never_empties_the_response(self):
         state = SearchState(angles=("dollar savings",), groups={CS: (Candidate(row=0, section=CS, score=1.0),)})
