@@ -49,8 +49,8 @@ class Settings(BaseSettings):
     @field_validator("embedder")
     @classmethod
     def _known_embedder(cls, value: str) -> str:
-        if value not in EMBEDDER_CHOICES and not value.startswith("gemini:"):
-            raise ValueError(f"unknown embedder {value!r}; choose one of {', '.join(EMBEDDER_CHOICES)} or gemini:<model>")
+        if value not in EMBEDDER_CHOICES:
+            raise ValueError(f"unknown embedder {value!r}; choose one of {', '.join(EMBEDDER_CHOICES)}")
         return value
 
     @field_validator("llm", "judge_llm")

@@ -21,7 +21,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.embed import CachedEmbedder, make_embedder
 from core.settings import get_settings
@@ -33,6 +33,9 @@ from eval.metrics import mean, mrr_at_k, ndcg_at_k, recall_at_k
 from eval.runs import Card, DatasetResult, ItemResult, Usage
 from slidesearch.config import LexicalConfig
 from slidesearch.library import Library
+
+if TYPE_CHECKING:
+    from llm_adapters import LanguageModel
 
 VERDICT_VALUE = {"correct": 1.0, "50-50": 0.5, "wrong": 0.0}
 """Per-card value for the unlabelled primary score: a 50-50 is half a correct, as the seed's shares weigh it."""
@@ -70,10 +73,10 @@ def _angles(query: str | list[str]) -> list[str]:
     return [query] if isinstance(query, str) else list(query)
 
 
-def _model_usage(model: Any) -> Usage:
-    usage = getattr(model, "usage", None)
-    if usage is None:
+def _model_usage(model: LanguageModel | None) -> Usage:
+    if model is None:
         return Usage()
+    usage = model.usage
     return Usage(calls=usage.calls, prompt_tokens=usage.prompt_tokens,
                  completion_tokens=usage.completion_tokens, cost_usd=usage.cost_usd)
 

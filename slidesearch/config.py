@@ -57,11 +57,6 @@ class SearchConfig(BaseModel):
     rrf_k: int = Field(default=60, ge=0, description="RRF k (Cormack et al. 2009; the seed's RRF_K).")
     dense_weight: float = Field(default=0.5, ge=0.0, description="Weight of the dense voter in blend / rrf.")
     bm25_weight: float = Field(default=0.5, ge=0.0, description="Weight of the BM25 voter in blend / rrf.")
-    title_weight: float = Field(
-        default=0.0,
-        ge=0.0,
-        description="Extra BM25 weight for query words found in the slide title (0 = off).",
-    )
     primary_depth: int = Field(default=300, ge=1, description="Hits each voter contributes per angle.")
     deck_context: float = Field(
         default=0.2, ge=0.0,

@@ -8,7 +8,6 @@ from typing import Any
 
 from slidesearch.freshness import index_freshness
 from slidesearch.library import Library
-from slidesearch.model import SECTIONS
 
 
 def _dir_bytes(path: Path) -> dict[str, int]:
@@ -33,7 +32,7 @@ def library_stats(library: Library, top_decks: int = 10) -> dict[str, Any]:
         "canonical_decks": len(set(library.canonical_decks)),
         "folders": len(set(library.folders)),
         "by_universe": dict(Counter(library.universes).most_common()),
-        "by_section": {name: section_counts.get(i, 0) for i, name in enumerate(SECTIONS)},
+        "by_section": {name: section_counts.get(i, 0) for i, name in enumerate(library.section_table.names)},
         "by_content_type": dict(Counter(library.content_types).most_common()),
         "largest_decks": [
             {"deck_id": d, "deck_name": names[d], "slides": c} for d, c in decks.most_common(top_decks)

@@ -30,8 +30,6 @@ from slidesearch.config import LexicalConfig
 from slidesearch.library.mining import CLUSTER_CANDIDATES, Progress, mine_clusters, mine_taxonomy, mine_terms
 from slidesearch.library.storage import load_library, save_library
 from slidesearch.model import (
-    SECTION_INDEX,
-    SECTIONS,
     Slide,
     VerifiedCaseStudy,
     canonical_deck_id,
@@ -40,6 +38,7 @@ from slidesearch.model import (
     slide_document,
     snippet,
 )
+from slidesearch.sections import DEFAULT_SECTIONS, SectionTable
 
 
 class OutOfScopeError(ValueError):
@@ -73,6 +72,7 @@ class Library:
         self.previews: list[str] = []
         self.content_types: list[str] = []
         self.sections: NDArray[np.int8] = np.zeros(0, dtype=np.int8)
+        self.section_table: SectionTable = DEFAULT_SECTIONS
         self.universes: list[str] = []
         self.deck_ids: list[str] = []
         self.deck_names: list[str] = []
@@ -189,7 +189,7 @@ class Library:
         )
 
     def section_of(self, row: int) -> str:
-        return SECTIONS[int(self.sections[row])]
+        return self.section_table.names[int(self.sections[row])]
 
     def embedder(self) -> Embedder:
         """The embedder the vectors were made with (loaded on first use; queries must use the same one)."""
@@ -209,15 +209,18 @@ class Library:
         progress: Progress | None = None,
         batch_size: int = 256,
         lexical: LexicalConfig | None = None,
+        sections: SectionTable = DEFAULT_SECTIONS,
     ) -> Library:
         """Build a library in memory: columns, embeddings, BM25, rarity, clusters, taxonomy and master vectors.
 
         ``embedder`` is an embedder or its name (default: ``settings.embedder``).
         ``progress(stage, done, total)`` is called as the slow stages advance.
         ``lexical`` says how BM25 is built (default ``LexicalConfig()``: whole text, stemmed).
+        ``sections`` is the section table each slide is assigned with (``slidesearch.sections``).
         Duplicate slide ids are an error (the id is the slide's identity everywhere).
         """
         lib = cls()
+        lib.section_table = sections
         if embedder is None:
             embedder = get_settings().embedder
         model = make_embedder(embedder) if isinstance(embedder, str) else embedder
@@ -260,7 +263,9 @@ class Library:
         self.snippets = [snippet(d) for d in docs]
         self.previews = [preview(d) for d in docs]
         self.content_types = [s.content_type for s in slides]
-        self.sections = np.array([SECTION_INDEX[s.section] for s in slides], dtype=np.int8)
+        table = self.section_table
+        self.sections = np.array([table.index[table.section_for(s.content_type, s.title, s.text)] for s in slides],
+                                 dtype=np.int8)
         self.universes = [s.universe for s in slides]
         self.deck_ids = [s.deck_id for s in slides]
         self.deck_names = [s.deck_name for s in slides]

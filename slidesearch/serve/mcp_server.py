@@ -29,9 +29,9 @@ from pydantic import BaseModel, Field
 
 from core.settings import get_settings
 from slidesearch.assemble import MAX_DECK_SLIDES, AssembledSlide, AssembleError
-from slidesearch.model import SECTIONS
 from slidesearch.request import split_universes
 from slidesearch.response import Explanation, SearchResponse
+from slidesearch.sections import SECTIONS
 from slidesearch.serve.service import MAX_TOP_PER_GROUP, ServiceError, SlideService
 
 SERVER_NAME = "seek-slides"

@@ -23,9 +23,9 @@ from typing import Any
 from core.settings import get_settings
 from slidesearch.assemble import AssembleResult, assemble, pick_cards
 from slidesearch.library import OutOfScopeError, UnknownUniverseError
-from slidesearch.model import SECTIONS
 from slidesearch.request import Query, RequestError, RequestPolicy
 from slidesearch.response import Explanation, SearchResponse
+from slidesearch.sections import SECTIONS
 from slidesearch.serve.usage_log import UsageLog
 
 #: The input policy of the default configuration; a service uses its engine's own (``SlideService.policy``).

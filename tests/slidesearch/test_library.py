@@ -12,7 +12,8 @@ from slidesearch.library import (
     UnknownUniverseError,
 )
 from slidesearch.library.mining import mine_clusters, mine_taxonomy, mine_terms
-from slidesearch.model import SECTIONS, Slide, VerifiedCaseStudy, slide_document, snippet
+from slidesearch.model import Slide, VerifiedCaseStudy, slide_document, snippet
+from slidesearch.sections import SECTIONS
 
 TOPICS = [
     (

@@ -332,7 +332,7 @@ class TestConstructorsValidate:
     @pytest.mark.parametrize("cap", [0, -1])
     def test_group_sections(self, small_view, cap):
         with pytest.raises(ValueError):
-            GroupSections(small_view.canonical_decks, cap)
+            GroupSections(small_view.section_table, small_view.canonical_decks, cap)
 
     @pytest.mark.parametrize(("most", "decay"), [(0, 0.01), (15, 0.0), (15, 1.0)])
     def test_master_blend(self, small_view, most, decay):

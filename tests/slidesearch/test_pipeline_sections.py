@@ -10,7 +10,7 @@ from slidesearch.model import Slide, VerifiedCaseStudy
 from slidesearch.pipeline.answer.master import MasterBlend
 from slidesearch.pipeline.answer.quantified import DemandReply, QuantifiedGate, demanded_kinds, states_figure
 from slidesearch.pipeline.answer.slot import EntitySlot
-from slidesearch.pipeline.state import Candidate, SearchState
+from slidesearch.pipeline.state import Candidate, LLMStep, SearchState
 
 CS = "Case Studies"
 CONFIG = SearchConfig()
@@ -87,7 +87,7 @@ class TestQuantifiedGate:
         assert [c.row for c in out.quantified[CS]] == [claims]
         assert [c.row for c in out.quantified["Approach & Methodology"]] == [claims]
         assert out.quantified_demand == ("dollar", "fte")
-        assert out.llm_steps["quantified"] == "offline"
+        assert out.llm_steps["quantified"] == LLMStep(("offline",))
 
     def test_no_demand_is_a_no_op(self, small_view, co2_claims):
         state = self._state("cloud migration case studies", *co2_claims)
@@ -98,9 +98,9 @@ class TestQuantifiedGate:
         percent, dollars = rows("cs-retail", "cs-claims")  # "sales up 12%", "saved $2M and 30 FTEs"
         model = FakeModel([DemandReply(dollar=False, percent=True, fte=False)])
         out = QuantifiedGate(small_view, model).run(self._state("proof points", percent, dollars))
-        assert [c.row for c in out.quantified[CS]] == [percent] and out.llm_steps["quantified"] == "fake:model"
+        assert [c.row for c in out.quantified[CS]] == [percent] and out.llm_steps["quantified"] == LLMStep(("llm",))
         failing = QuantifiedGate(small_view, FakeModel([LLMError("x")]))
-        assert failing.run(self._state("dollar savings", *co2_claims)).llm_steps["quantified"] == "offline"
+        assert failing.run(self._state("dollar savings", *co2_claims)).llm_steps["quantified"] == LLMStep(("offline",))
 
     def test_gate_never_empties_the_response(self, small_view, co2_claims):
         state = _state("dollar savings", blended={CS: (Candidate(row=co2_claims[0], section=CS, score=1.0),)})

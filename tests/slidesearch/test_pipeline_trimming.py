@@ -13,6 +13,7 @@ from slidesearch.pipeline.state import Candidate, SearchState, SectionChoice
 from slidesearch.pipeline.trim.deckcap import GlobalDeckCap
 from slidesearch.pipeline.trim.dedup import ExactDedup, NearDuplicateDedup
 from slidesearch.pipeline.trim.floor import RelevanceFloor
+from slidesearch.sections import DEFAULT_SECTIONS
 
 #: Three versions of one canonical deck ("fraud analytics"), then slides of seven other decks.
 DECK_IDS = ("fraud-v1-overview", "fraud-final-overview", "fraud-draft-overview", "blackrock", "acme-case",
@@ -130,7 +131,7 @@ class TestGroupSections:
     def _group(self, view, angles, answer_sections, cands, named=()):
         state = _state(angles, sections=SectionChoice(answer=tuple(answer_sections)), floored=cands,
                        entity_rows=frozenset(named))
-        return GroupSections(view.canonical_decks, 2).run(state)
+        return GroupSections(view.section_table, view.canonical_decks, 2).run(state)
 
     def test_only_answer_sections_get_headings_with_two_slides_per_deck(self, small_view, r):
         cands = (*(Candidate(row=r[i], section="Case Studies", score=s) for i, s in enumerate([0.9, 0.8, 0.7, 0.6])),
@@ -223,6 +224,6 @@ class TestCaps:
 class TestOrderSections:
     def test_sections_by_best_score_and_empty_ones_last(self):
         groups = {"Case Studies": _cands([0.2]), "Other": (), "Data & Analytics": _cands([0.1, 0.9])}
-        out = OrderSections().run(_state(slotted=groups))
+        out = OrderSections(DEFAULT_SECTIONS).run(_state(slotted=groups))
         assert list(out.groups) == ["Data & Analytics", "Case Studies", "Other"]
         assert [c.score for c in out.groups["Data & Analytics"]] == [0.9, 0.1]
