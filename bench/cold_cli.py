@@ -195,14 +195,17 @@ def bench_cold_cli(quick: bool = False, home: Path | None = None, runs: int = RU
     home = home or get_settings().home / "bench" / "cold_cli" / str(size)
     source = warm_library(home, size)
     queries = _queries(source, runs)
+    load_before = os.getloadavg()[0]
     cold = [cold_search(home, q) for q in queries]
     first = statistics.median(c["first_line_s"] for c in cold)
     exits = statistics.median(c["exit_s"] for c in cold)
     stage = phases(home, queries[0])
     warm = warm_search_ms(home, queries)
     install = install_sizes()
+    load = (round(load_before, 2), round(os.getloadavg()[0], 2))
     return {
         "slides": size,
+        "load_average_1min": load,
         "queries": queries,
         "cold_runs": [{k: round(v, 3) for k, v in c.items()} for c in cold],
         "phases_s": stage,
@@ -210,7 +213,8 @@ def bench_cold_cli(quick: bool = False, home: Path | None = None, runs: int = RU
         "install": install,
         "headline": {
             "cold CLI search, first result (median of fresh processes)": f"{first:.2f} s over {len(cold)} runs "
-                                                                         f"on {size:,} slides (exit {exits:.2f} s)",
+                                                                         f"on {size:,} slides (exit {exits:.2f} s; "
+                                                                         f"1-min load {load[0]}-{load[1]})",
             "in-process search latency (median)": f"{warm['median_ms']:.1f} ms",
             "where a cold search goes (s)": ", ".join(f"{k} {v}" for k, v in stage.items() if k != "torch_imported"),
             "install size": f"default {install['default_mb']:.0f} MiB ({install['default_packages']} packages"
