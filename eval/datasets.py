@@ -11,6 +11,9 @@ Slides suite
                  with the retrieval stages like SlideVQA.
   ``slidevqa-topical-cards``  the same briefs through the whole search_v2 pipeline,
                  every card judged (unlabelled = wrong): the floor and caps on real slides.
+  ``realdecks``, ``realdecks-tune``, ``realdecks-check``  54 real .pptx decks ingested through
+                 the pptx path, 60 briefs in six kinds with pooled graded judgements, all
+                 or a stratified half (``eval.realdecks``); run through the pipeline.
   ``cranfield``  1,400 abstracts, 225 queries; qrels mapped by query position, graded
                  gain = 5 - code, the 225 ``-1`` lines dropped (README gotchas 1-4).
   ``cisi``       1,460 abstracts; binary qrels; only the 76 judged queries of 112 are
@@ -39,7 +42,8 @@ from eval.smart import parse_smart
 from slidesearch.ingest import SLIDEVQA_TEXTS, read_slidevqa
 from slidesearch.model import Slide, VerifiedCaseStudy
 
-SLIDES_DATASETS = ("generated", "slidevqa", "slidevqa-topical", "slidevqa-topical-cards", "cranfield", "cisi")
+SLIDES_DATASETS = ("generated", "slidevqa", "slidevqa-topical", "slidevqa-topical-cards", "realdecks",
+                   "realdecks-tune", "realdecks-check", "cranfield", "cisi")
 TURNS_DATASETS = ("public-sample", "public-50k", "synthetic-1", "synthetic-2", "synthetic-3")
 LOG_PREFIX = "log:"
 
@@ -72,6 +76,9 @@ class LabelledQuery(BaseModel):
     qrels: dict[str, float] = Field(default_factory=dict)
     kind: str = ""
     universes: list[str] | None = None
+    judged: list[str] | None = Field(default=None, description=(
+        "Every doc a judge graded for this query, grade 0 included; None when only the graded list is known "
+        "(then a doc outside ``qrels`` is 'not in the graded list', taken as gain 0)."))
 
 
 class SlidesDataset(BaseModel):
@@ -90,6 +97,8 @@ class SlidesDataset(BaseModel):
     sources: list[SourceFile]
     params: dict[str, object] = Field(default_factory=dict)
     library_path: str | None = None
+    gain: Literal["exponential", "linear"] = Field(default="exponential", description=(
+        "How the product measure turns a grade into gain: 2^g - 1, or g itself."))
     aliases: dict[str, str] = Field(default_factory=dict, description=(
         "Card ids that stand for a labelled slide: a verified master-sheet row (``verified:<row_id>``) made "
         "from that slide is judged as it, and in the IR metrics counts as it (once). A verified card with no "
@@ -275,7 +284,11 @@ def load_slides_dataset(name: str) -> SlidesDataset:
         from eval.topical import load_slidevqa_topical
 
         topical = load_slidevqa_topical(data_dir)
-        return topical.model_copy(update={"name": name, "mode": "pipeline"})
+        return topical.model_copy(update={"name": name, "mode": "pipeline", "gain": "linear"})
+    if name.startswith("realdecks"):
+        from eval.realdecks import load_realdecks
+
+        return load_realdecks(name, data_dir)
     if name == "generated":
         from eval.generated import load_generated
 
