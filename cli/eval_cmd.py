@@ -10,6 +10,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from cli.console import console, fail, print_json
+from eval.product import ANSWERED, target_checks
 
 app = typer.Typer(no_args_is_help=True)
 
@@ -23,7 +24,8 @@ def run(
     suite: str = typer.Option("all", "--suite", help="slides, turns or all."),
     datasets: str | None = typer.Option(
         None, "--datasets",
-        help="Comma-separated: generated, slidevqa, cranfield, cisi, log:PATH (a query log), public-sample, "
+        help="Comma-separated: generated, slidevqa, slidevqa-topical, slidevqa-topical-cards, realdecks, "
+        "realdecks-tune, realdecks-check, cranfield, cisi, log:PATH (a query log), public-sample, "
         "public-50k, synthetic-1/2/3. Default: the suite's.",
     ),
     config: Path | None = typer.Option(None, "--config", help="JSON config (a list of configs runs a sweep)."),
@@ -69,14 +71,54 @@ def _print_run(record, folder: Path) -> None:  # type: ignore[no-untyped-def]
         if d.error:
             table.add_row(name, "-", f"[red]{escape(d.error)}[/]", "[red]error[/]", "-")
             continue
-        shown = {k: v for k, v in d.summary.items() if k not in {"judged_cards", "n_sessions"}}
+        shown = ({k: d.summary[k] for k in PRODUCT_HEADLINE if k in d.summary} if d.primary == ANSWERED
+                 else {k: v for k, v in d.summary.items() if k not in {"judged_cards", "n_sessions"}})
         figures = "  ".join(f"{k} {v:.4f}" for k, v in shown.items())
         gates = ", ".join(f"{g.name} {'[green]pass[/]' if g.passed else '[red]FAIL[/]: ' + escape(g.detail)}" for g in d.gates)
         table.add_row(name, str(len(d.items)), figures, gates, f"{d.seconds:.1f}")
     console.print(table)
+    for name, d in record.datasets.items():
+        if d.error is None and d.primary == ANSWERED:
+            _print_by_kind(name, d)
+    checks = [(name, *check) for name, d in record.datasets.items() if d.error is None
+              for check in target_checks(name, d.summary)]
+    if checks:
+        console.print("issue #17 targets: " + "; ".join(
+            f"{name} {escape(what)}: {value:.3f} {'[green]met[/]' if met else '[red]not met[/]'}"
+            for name, what, value, met in checks))
     usage = record.usage
     console.print(f"llm tokens {usage.prompt_tokens + usage.completion_tokens} · cost ${usage.cost_usd:.4f} · "
                   f"stored in {folder} (report: {folder / 'report.html'})")
+
+
+PRODUCT_HEADLINE = ("product_ndcg@10", "minilm_ndcg@10", "retrieve_ndcg@10", "product_minus_minilm", "precision",
+                    "cards_shown", "zero_results", "unjudged_total", "unjudged_share", "ungraded_total", "ungraded_share")
+BY_KIND_COLUMNS = (
+    ("briefs", "n"), ("answer nDCG@10", "product_ndcg@10"), ("MiniLM", "minilm_ndcg@10"),
+    ("MiniLM capped", "minilm_capped_ndcg@10"), ("retrieve", "retrieve_ndcg@10"),
+    ("retrieve capped", "retrieve_capped_ndcg@10"), ("precision", "precision"), ("cards shown", "cards_shown"),
+    ("zero", "zero_results"), ("unjudged", "unjudged_total"), ("not in graded list", "ungraded_total"),
+    ("coverage note", "coverage_note"), ("any note", "any_note"),
+)
+
+
+def _print_by_kind(name: str, d) -> None:  # type: ignore[no-untyped-def]
+    """The product figures of one dataset by kind of brief, then overall (blank: not defined for that kind)."""
+    rows = {**d.per_group, "all": d.summary}
+    columns = [(title, key) for title, key in BY_KIND_COLUMNS if any(key in f for f in rows.values())]
+    table = Table(title=f"{name} · product measure by kind of brief", show_edge=False)
+    table.add_column("kind")
+    for title, _ in columns:
+        table.add_column(title, justify="right")
+    for kind, figures in rows.items():
+        table.add_row(kind, *(_figure(figures.get(key), key) for _, key in columns))
+    console.print(table)
+
+
+def _figure(value: float | None, key: str) -> str:
+    if value is None:
+        return ""
+    return f"{value:.0f}" if key in {"n", "zero_results", "unjudged_total", "ungraded_total"} else f"{value:.3f}"
 
 
 @app.command("compare")

@@ -182,3 +182,24 @@ def summarise_by_kind(briefs: Sequence[tuple[str, Mapping[str, float]]]) -> dict
     """``summarise`` per kind of brief (kinds in alphabetical order; an empty kind is ``-``)."""
     kinds = sorted({kind or "-" for kind, _ in briefs})
     return {kind: summarise([f for k, f in briefs if (k or "-") == kind]) for kind in kinds}
+
+
+TARGETS = (
+    ("product − plain MiniLM nDCG@10", "product_minus_minilm", 0.10),
+    ("precision of shown cards", PRECISION, 0.6),
+)
+"""Issue #17's done-when figures for a product dataset (each at least its bound), plus zero results = 0."""
+SLIDEVQA_MRR_FLOOR = 0.890
+"""Issue #17: SlideVQA's MRR@10 (factoid questions, ``retrieve``) must not fall below this."""
+
+
+def target_checks(dataset: str, summary: Mapping[str, float]) -> list[tuple[str, float, bool]]:
+    """(what, measured value, met) for every issue #17 target ``summary`` has figures for."""
+    checks = [(f"{label} ≥ {bound:g}", summary[key], summary[key] >= bound)
+              for label, key, bound in TARGETS if key in summary]
+    if "zero_results" in summary and ANSWERED in summary:
+        checks.append(("zero-result briefs = 0", summary["zero_results"], summary["zero_results"] == 0))
+    if dataset == "slidevqa" and "mrr@10" in summary:
+        checks.append((f"SlideVQA MRR@10 ≥ {SLIDEVQA_MRR_FLOOR:g}", summary["mrr@10"],
+                       summary["mrr@10"] >= SLIDEVQA_MRR_FLOOR))
+    return checks

@@ -83,7 +83,8 @@ def ingest_decks(directory: Path, store_path: Path | None = None) -> list[Slide]
     for s in slides:
         counts[str(s.source_path)] = counts.get(str(s.source_path), 0) + 1
     for row in sources:
-        found = counts.get(str((directory / row["deck"]).resolve()), 0)
+        # The deck folder is resolved as ingest_path resolves it; a linked deck keeps its own name.
+        found = counts.get(str(decks.parent / row["deck"]), 0)
         if found != row["slides"]:
             raise ValueError(f"realdecks: {row['deck']} ingested as {found} slides, sources.jsonl says {row['slides']}")
     return slides
