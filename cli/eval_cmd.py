@@ -10,7 +10,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from cli.console import console, fail, print_json
-from eval.product import ANSWERED, target_checks
+from eval.product import ANSWERED, PRODUCT_HEADLINE, by_kind_table, target_checks
 
 app = typer.Typer(no_args_is_help=True)
 
@@ -91,34 +91,15 @@ def _print_run(record, folder: Path) -> None:  # type: ignore[no-untyped-def]
                   f"stored in {folder} (report: {folder / 'report.html'})")
 
 
-PRODUCT_HEADLINE = ("product_ndcg@10", "minilm_ndcg@10", "retrieve_ndcg@10", "product_minus_minilm", "precision",
-                    "cards_shown", "zero_results", "unjudged_total", "unjudged_share", "ungraded_total", "ungraded_share")
-BY_KIND_COLUMNS = (
-    ("briefs", "n"), ("answer nDCG@10", "product_ndcg@10"), ("MiniLM", "minilm_ndcg@10"),
-    ("MiniLM capped", "minilm_capped_ndcg@10"), ("retrieve", "retrieve_ndcg@10"),
-    ("retrieve capped", "retrieve_capped_ndcg@10"), ("precision", "precision"), ("cards shown", "cards_shown"),
-    ("zero", "zero_results"), ("unjudged", "unjudged_total"), ("not in graded list", "ungraded_total"),
-    ("coverage note", "coverage_note"), ("any note", "any_note"),
-)
-
-
 def _print_by_kind(name: str, d) -> None:  # type: ignore[no-untyped-def]
     """The product figures of one dataset by kind of brief, then overall (blank: not defined for that kind)."""
-    rows = {**d.per_group, "all": d.summary}
-    columns = [(title, key) for title, key in BY_KIND_COLUMNS if any(key in f for f in rows.values())]
+    header, rows = by_kind_table(d.summary, d.per_group)
     table = Table(title=f"{name} · product measure by kind of brief", show_edge=False)
-    table.add_column("kind")
-    for title, _ in columns:
-        table.add_column(title, justify="right")
-    for kind, figures in rows.items():
-        table.add_row(kind, *(_figure(figures.get(key), key) for _, key in columns))
+    for k, title in enumerate(header):
+        table.add_column(title, justify="left" if k == 0 else "right")
+    for row in rows:
+        table.add_row(*row)
     console.print(table)
-
-
-def _figure(value: float | None, key: str) -> str:
-    if value is None:
-        return ""
-    return f"{value:.0f}" if key in {"n", "zero_results", "unjudged_total", "ungraded_total"} else f"{value:.3f}"
 
 
 @app.command("compare")
@@ -128,8 +109,8 @@ def compare(
     as_json: bool = typer.Option(False, "--json"),
     metric: str | None = typer.Option(
         None, "--metric",
-        help="Pair this per-item value instead of each dataset's primary: an item metric (mrr@10, ...) or "
-        "correct_share / not_wrong_share of the judged cards.",
+        help="Pair this per-item value instead of each dataset's primary: an item metric (mrr@10, precision "
+        "of the shown cards, ...) or correct_share / not_wrong_share of the judged cards.",
     ),
 ) -> None:
     """Paired comparison per dataset (bootstrap over items) with the cross-dataset agreement gate's verdict."""

@@ -203,3 +203,31 @@ def target_checks(dataset: str, summary: Mapping[str, float]) -> list[tuple[str,
         checks.append((f"SlideVQA MRR@10 ≥ {SLIDEVQA_MRR_FLOOR:g}", summary["mrr@10"],
                        summary["mrr@10"] >= SLIDEVQA_MRR_FLOOR))
     return checks
+
+
+PRODUCT_HEADLINE = ("product_ndcg@10", "minilm_ndcg@10", "retrieve_ndcg@10", "product_minus_minilm", "precision",
+                    "cards_shown", "zero_results", "unjudged_total", "unjudged_share", "ungraded_total", "ungraded_share")
+"""The summary figures a run's one-line view shows for a product dataset."""
+BY_KIND_COLUMNS = (
+    ("briefs", "n"), ("answer nDCG@10", ANSWERED), ("MiniLM", "minilm_ndcg@10"),
+    ("MiniLM capped", "minilm_capped_ndcg@10"), ("retrieve", "retrieve_ndcg@10"),
+    ("retrieve capped", "retrieve_capped_ndcg@10"), ("precision", PRECISION), ("cards shown", SHOWN),
+    ("zero", "zero_results"), ("unjudged", "unjudged_total"), ("not in graded list", "ungraded_total"),
+    ("coverage note", "coverage_note"), ("any note", "any_note"),
+)
+_COUNTS = frozenset({"n", "zero_results", "unjudged_total", "ungraded_total"})
+
+
+def by_kind_table(
+    summary: Mapping[str, float], per_kind: Mapping[str, Mapping[str, float]]
+) -> tuple[list[str], list[list[str]]]:
+    """Header and formatted rows (one per kind, then ``all``) of the product figures; blank where undefined.
+
+    Only the columns some row has are kept, so a set without a pool shows "not in graded list" and
+    one with a pool shows "unjudged".
+    """
+    rows = {**per_kind, "all": summary}
+    columns = [(title, key) for title, key in BY_KIND_COLUMNS if any(key in f for f in rows.values())]
+    body = [[kind, *("" if key not in f else f"{f[key]:.0f}" if key in _COUNTS else f"{f[key]:.3f}"
+                     for _, key in columns)] for kind, f in rows.items()]
+    return ["kind", *(title for title, _ in columns)], body

@@ -3,10 +3,11 @@ import math
 import pytest
 
 from eval.product import (
+    by_kind_table,
     cap_ranking,
     capped_ndcg,
-    deck_capped_ideal,
     dcg,
+    deck_capped_ideal,
     gain,
     reference_figures,
     shown_card_figures,
@@ -141,3 +142,9 @@ class TestSummaries:
                                              "zero_results": 1.0})
         assert [met for _, _, met in checks] == [True, False, False]
         assert target_checks("slidevqa", {"mrr@10": 0.9})[0][2] is True
+
+    def test_by_kind_table_keeps_only_columns_some_row_has(self):
+        header, rows = by_kind_table(summarise([f for _, f in self.BRIEFS]), summarise_by_kind(self.BRIEFS))
+        assert header[:3] == ["kind", "briefs", "answer nDCG@10"] and "not in graded list" not in header
+        assert [r[0] for r in rows] == ["absent", "topical", "all"]
+        assert rows[0][header.index("answer nDCG@10")] == "" and rows[2][header.index("unjudged")] == "2"
