@@ -125,6 +125,7 @@ def shown_card_figures(
         key: float(len(outside)),
         f"{key}_share": len(outside) / len(shown) if shown else 0.0,
         "relevant_shown": float(sum(doc in relevant for doc in shown)),
+        "judged_shown": float(len(counted)),
     }
     if counted:
         figures[PRECISION] = sum(doc in relevant for doc in counted) / len(counted)
@@ -157,7 +158,9 @@ def summarise(briefs: Sequence[Mapping[str, float]]) -> dict[str, float]:
     """Figures over briefs: each per-brief figure averaged over the briefs that have it, plus totals.
 
     ``n`` briefs, ``answered`` (briefs with an nDCG), ``zero_results`` (count), and for the cards:
-    total shown, total unjudged (or not in the graded list) and its share of all shown cards.
+    total shown, total unjudged (or not in the graded list) and its share of all shown cards, and
+    ``precision_pooled``: relevant shown cards over all judged shown cards (``precision`` is the
+    per-brief mean). ``product_minus_<ref>`` is the difference of the two means.
     """
     out: dict[str, float] = {"n": float(len(briefs)), "answered": float(sum(ANSWERED in b for b in briefs))}
     keys = sorted({k for b in briefs for k in b})
@@ -170,6 +173,9 @@ def summarise(briefs: Sequence[Mapping[str, float]]) -> dict[str, float]:
     out["zero_results"] = float(sum(b.get("zero_result", 0.0) for b in briefs))
     shown = sum(b.get(SHOWN, 0.0) for b in briefs)
     out["shown_total"] = shown
+    judged = sum(b.get("judged_shown", 0.0) for b in briefs)
+    if judged:
+        out["precision_pooled"] = round(sum(b.get("relevant_shown", 0.0) for b in briefs) / judged, 6)
     for key in ("unjudged", "ungraded"):
         if any(key in b for b in briefs):
             total = sum(b.get(key, 0.0) for b in briefs)
@@ -206,12 +212,13 @@ def target_checks(dataset: str, summary: Mapping[str, float]) -> list[tuple[str,
 
 
 PRODUCT_HEADLINE = ("product_ndcg@10", "minilm_ndcg@10", "retrieve_ndcg@10", "product_minus_minilm", "precision",
-                    "cards_shown", "zero_results", "unjudged_total", "unjudged_share", "ungraded_total", "ungraded_share")
+                    "precision_pooled", "cards_shown", "zero_results", "unjudged_total", "unjudged_share", "ungraded_total", "ungraded_share")
 """The summary figures a run's one-line view shows for a product dataset."""
 BY_KIND_COLUMNS = (
     ("briefs", "n"), ("answer nDCG@10", ANSWERED), ("MiniLM", "minilm_ndcg@10"),
     ("MiniLM capped", "minilm_capped_ndcg@10"), ("retrieve", "retrieve_ndcg@10"),
-    ("retrieve capped", "retrieve_capped_ndcg@10"), ("precision", PRECISION), ("cards shown", SHOWN),
+    ("retrieve capped", "retrieve_capped_ndcg@10"), ("precision", PRECISION),
+    ("precision pooled", "precision_pooled"), ("cards shown", SHOWN),
     ("zero", "zero_results"), ("unjudged", "unjudged_total"), ("not in graded list", "ungraded_total"),
     ("coverage note", "coverage_note"), ("any note", "any_note"),
 )

@@ -74,6 +74,7 @@ class TestShownCardFigures:
         # judged shown: a1 (relevant), c1 (grade 0) -> precision 1/2; z is unjudged, outside the denominator.
         assert f["precision"] == 0.5
         assert (f["unjudged"], f["unjudged_share"], f["cards_shown"]) == (1.0, pytest.approx(1 / 3), 3.0)
+        assert (f["judged_shown"], f["relevant_shown"]) == (2.0, 1.0)
         assert "ungraded" not in f
 
     def test_without_a_pool_an_unlisted_card_is_gain_zero_and_not_in_the_graded_list(self):
@@ -115,11 +116,11 @@ class TestReferenceFigures:
 class TestSummaries:
     BRIEFS = [
         ("topical", {"product_ndcg@10": 0.5, "minilm_ndcg@10": 0.3, "precision": 1.0, "cards_shown": 2.0,
-                     "zero_result": 0.0, "unjudged": 1.0}),
+                     "zero_result": 0.0, "unjudged": 1.0, "relevant_shown": 1.0, "judged_shown": 1.0}),
         ("topical", {"product_ndcg@10": 0.0, "minilm_ndcg@10": 0.1, "cards_shown": 0.0, "zero_result": 1.0,
                      "unjudged": 0.0}),
         ("absent", {"precision": 0.0, "cards_shown": 2.0, "zero_result": 0.0, "unjudged": 1.0,
-                    "coverage_note": 1.0, "any_note": 1.0}),
+                    "coverage_note": 1.0, "any_note": 1.0, "relevant_shown": 0.0, "judged_shown": 1.0}),
     ]
 
     def test_overall_averages_each_figure_over_the_briefs_that_have_it(self):
@@ -127,7 +128,7 @@ class TestSummaries:
         assert (s["n"], s["answered"], s["product_ndcg@10"], s["precision"]) == (3.0, 2.0, 0.25, 0.5)
         assert s["product_minus_minilm"] == pytest.approx(0.25 - 0.2)
         assert (s["zero_results"], s["shown_total"], s["unjudged_total"]) == (1.0, 4.0, 2.0)
-        assert s["unjudged_share"] == 0.5
+        assert s["unjudged_share"] == 0.5 and s["precision_pooled"] == 0.5
         assert s["coverage_note"] == 1.0
 
     def test_by_kind_splits_the_same_figures(self):
