@@ -39,6 +39,9 @@ class LabelledQuery(BaseModel):
     qrels: dict[str, float] = Field(default_factory=dict)
     kind: str = ""
     universes: list[str] | None = None
+    judged: list[str] | None = Field(default=None, description=(
+        "Every doc a judge graded for this query, grade 0 included; None when only the graded list is known "
+        "(then a doc outside ``qrels`` is 'not in the graded list', taken as gain 0)."))
 
 
 class SlidesDataset(BaseModel):
@@ -57,6 +60,8 @@ class SlidesDataset(BaseModel):
     sources: list[SourceFile]
     params: dict[str, object] = Field(default_factory=dict)
     library_path: str | None = None
+    gain: Literal["exponential", "linear"] = Field(default="exponential", description=(
+        "How the product measure turns a grade into gain: 2^g - 1, or g itself."))
     aliases: dict[str, str] = Field(default_factory=dict, description=(
         "Card ids that stand for a labelled slide: a verified master-sheet row (``verified:<row_id>``) made "
         "from that slide is judged as it, and in the IR metrics counts as it (once). A verified card with no "

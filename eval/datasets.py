@@ -11,6 +11,9 @@ Slides suite
                  with the retrieval stages like SlideVQA.
   ``slidevqa-topical-cards``  the same briefs through the whole search_v2 pipeline,
                  every card judged (unlabelled = wrong): the floor and caps on real slides.
+  ``realdecks``, ``realdecks-tune``, ``realdecks-check``  54 real .pptx decks ingested through
+                 the pptx path, 60 briefs in six kinds with pooled graded judgements, all
+                 or a stratified half (``eval.realdecks``); run through the pipeline.
   ``cranfield``  1,400 abstracts, 225 queries; qrels mapped by query position, graded
                  gain = 5 - code, the 225 ``-1`` lines dropped (README gotchas 1-4).
   ``cisi``       1,460 abstracts; binary qrels; only the 76 judged queries of 112 are
@@ -34,12 +37,14 @@ from pathlib import Path
 from core.settings import get_settings
 from eval.dataset_types import DatasetMissing, LabelledQuery, SlidesDataset, TurnsDatasetInfo, source_file
 from eval.generated import load_generated
+from eval.realdecks import load_realdecks
 from eval.smart import parse_smart
 from eval.topical import load_slidevqa_topical
 from slidesearch.ingest import SLIDEVQA_TEXTS, read_slidevqa
 from slidesearch.model import Slide
 
-SLIDES_DATASETS = ("generated", "slidevqa", "slidevqa-topical", "slidevqa-topical-cards", "cranfield", "cisi")
+SLIDES_DATASETS = ("generated", "slidevqa", "slidevqa-topical", "slidevqa-topical-cards", "realdecks",
+                   "realdecks-tune", "realdecks-check", "cranfield", "cisi")
 TURNS_DATASETS = ("public-sample", "public-50k", "synthetic-1", "synthetic-2", "synthetic-3")
 LOG_PREFIX = "log:"
 
@@ -191,7 +196,9 @@ def load_slides_dataset(name: str) -> SlidesDataset:
         return load_slidevqa_topical(data_dir)
     if name == "slidevqa-topical-cards":
         topical = load_slidevqa_topical(data_dir)
-        return topical.model_copy(update={"name": name, "mode": "pipeline"})
+        return topical.model_copy(update={"name": name, "mode": "pipeline", "gain": "linear"})
+    if name.startswith("realdecks"):
+        return load_realdecks(name, data_dir)
     if name == "generated":
         return load_generated()
     raise ValueError(f"unknown slides dataset {name!r}; choose from {', '.join(SLIDES_DATASETS)} or log:PATH")
@@ -212,14 +219,19 @@ def load_turns_dataset(name: str) -> TurnsDatasetInfo:
     )
 
 
+#: ``realdecks`` is its two halves together: run on demand (``--datasets realdecks``), not by default, so
+#: the agreement gate never sees the same briefs twice in one run.
+DEFAULT_SLIDES_DATASETS = tuple(name for name in SLIDES_DATASETS if name != "realdecks")
+
+
 def suite_datasets(suite: str) -> tuple[str, ...]:
     """The default dataset names of a suite (``slides``, ``turns`` or ``all``)."""
     if suite == "slides":
-        return SLIDES_DATASETS
+        return DEFAULT_SLIDES_DATASETS
     if suite == "turns":
         return TURNS_DATASETS
     if suite == "all":
-        return SLIDES_DATASETS + TURNS_DATASETS
+        return DEFAULT_SLIDES_DATASETS + TURNS_DATASETS
     raise ValueError(f"unknown suite {suite!r}; choose slides, turns or all")
 
 
