@@ -106,3 +106,17 @@ def index_freshness(index_dir: Path | None = None, store_path: Path | None = Non
     return Freshness(status="stale", added=added, changed=changed, removed=removed, **generations,
                      message=f"the index is out of date: {what} since it was built{since}; "
                              "run `seek slides index` (the next `seek slides ingest` also rebuilds it) to search them")
+
+
+def served_freshness(served: Path, index_dir: Path | None = None) -> Freshness:
+    """``index_freshness`` for a process serving the index it loaded from ``served`` (``Library.path``).
+
+    When the index at ``index_dir`` has been rebuilt since (it now stands for another build), the
+    process still answers from the old one: that is stale, and the message says to restart it.
+    """
+    asked = Path(index_dir) if index_dir is not None else get_settings().slides_dir / "index"
+    live = live_index_dir(asked)
+    if live is not None and live != Path(served).resolve():
+        return Freshness(status="stale", message="the index was rebuilt since this server loaded it; it still "
+                                                 "answers from the old one: restart it to serve the new index")
+    return index_freshness(asked)
