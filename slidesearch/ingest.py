@@ -473,7 +473,7 @@ def _conflict_message(conflict: SourceConflict, root: Path) -> str:
         examples = ", ".join(ids[:CONFLICT_EXAMPLES]) + (f" and {len(ids) - CONFLICT_EXAMPLES} more"
                                                          if len(ids) > CONFLICT_EXAMPLES else "")
         parts.append(f"{len(ids)} held by {_shown(Path(owner), root)} ({examples})")
-    return ("its slide ids already belong to another file, so nothing of it was ingested: " + "; ".join(parts)
+    return ("its slide or deck ids already belong to another file, so nothing of it was ingested: " + "; ".join(parts)
             + ". An id belongs to one file: remove or rename the other file's slides, then ingest again")
 
 

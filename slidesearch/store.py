@@ -218,9 +218,10 @@ class Store:
         with self.db.atomic():
             for table in ("slides", "decks", "master"):
                 self.db.execute(f"DELETE FROM {table} WHERE source_key = ?", [source_key])
-            owners = self._owners(
-                "slides", "slide_id", [s.slide_id for s in slides]
-            ) | self._owners("decks", "deck_id", sorted({s.deck_id for s in slides} | {d.deck_id for d in decks}))
+            owners = self._owners("slides", "slide_id", [s.slide_id for s in slides])
+            deck_ids = sorted({s.deck_id for s in slides} | {d.deck_id for d in decks})
+            for owner, held in self._owners("decks", "deck_id", deck_ids).items():
+                owners.setdefault(owner, []).extend(f"deck {deck_id}" for deck_id in held)
             if owners:
                 raise SourceConflict(source_key, owners)
             self.db.table("slides").insert_all((_slide_row(s, source_key) for s in slides), batch_size=2_000)
