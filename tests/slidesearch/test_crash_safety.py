@@ -201,6 +201,17 @@ class TestIndexSwap:
             assert hidden == [os.readlink(index)], f"leftovers after a kill at step {kill_at}: {hidden}"
 
 
+def _health() -> dict[str, object]:
+    from fastapi.testclient import TestClient
+
+    from slidesearch.engine import SlideSearch
+    from slidesearch.serve.http_api import create_app
+    from slidesearch.serve.service import SlideService
+
+    with TestClient(create_app(SlideService(SlideSearch.open()))) as client:
+        return client.get("/health").json()
+
+
 INGEST_KILLED_IN_INDEXING = """
     import os, signal, sys
     from slidesearch.library import Library
@@ -233,6 +244,9 @@ class TestIndexBehindTheStore:
         stats = json.loads(runner.invoke(app, ["slides", "stats", "--json"]).stdout)
         assert stats["freshness"]["status"] == "stale"
         assert stats["freshness"]["index_generation"] < stats["freshness"]["store_generation"]
+        doctor = json.loads(runner.invoke(app, ["doctor", "--no-embedder", "--json"]).stdout)["index"]
+        assert doctor["freshness"] == "stale" and doctor["index_generation"] < doctor["store_generation"]
+        assert _health()["index"]["status"] == "stale"
         again = runner.invoke(app, ["slides", "ingest", str(tree), "--embedder", "fast"])
         assert again.exit_code == 0, again.output
         assert "0 ingested, 2 unchanged" in " ".join(again.output.split())
