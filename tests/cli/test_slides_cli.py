@@ -184,7 +184,7 @@ class TestIngestSafety:
         from cli.slides import MASTER_COLUMNS
         from slidesearch.ingest import master_column_help
 
-        assert MASTER_COLUMNS == master_column_help()
+        assert master_column_help() == MASTER_COLUMNS
         assert "client name" in _said(_run("ingest", "--help"))
 
     def test_a_second_ingest_of_one_home_waits_for_the_first_and_says_so(self, tmp_path):
