@@ -185,7 +185,10 @@ class TestIngestSafety:
         from slidesearch.ingest import master_column_help
 
         assert master_column_help() == MASTER_COLUMNS
-        assert "client name" in _said(_run("ingest", "--help"))
+        from slidesearch.ingest import MAX_SLIDE_TEXT_CHARS
+
+        said = _said(_run("ingest", "--help"))
+        assert "client name" in said and f"{MAX_SLIDE_TEXT_CHARS:,} characters" in said
 
     def test_a_second_ingest_of_one_home_waits_for_the_first_and_says_so(self, tmp_path):
         import os
