@@ -196,13 +196,14 @@ class SlideService:
 
     def freshness(self) -> dict[str, Any] | None:
         """Whether the index on disk is up to date with the ingested library (None for a library in memory)."""
-        from slidesearch.freshness import index_freshness
+        from slidesearch.freshness import served_freshness
 
-        path = self.index_path or getattr(self.library, "path", None)
-        if path is None:
+        served = getattr(self.library, "path", None)
+        if served is None:
             return None
-        freshness = index_freshness(path)
-        return {"status": freshness.status, "message": freshness.message}
+        freshness = served_freshness(served, self.index_path)
+        return {"status": freshness.status, "message": freshness.message,
+                "index_generation": freshness.index_generation, "store_generation": freshness.store_generation}
 
     def health(self) -> dict[str, Any]:
         return {"status": "ok", "slides": self.library.n, "embedder": self.library.embedder_name, "scope": self.scope}
