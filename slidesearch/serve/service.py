@@ -72,7 +72,7 @@ class SlideService:
     def _canonical(self, universes: Sequence[str], what: str) -> list[str] | None:
         """The library's spelling of ``universes`` (None when only blanks); an unknown one is a ServiceError."""
         try:
-            resolved = self.library.resolve_universes(universes)
+            resolved = self.library.resolve_universes([self.policy.text(u) or "" for u in universes])
         except UnknownUniverseError as exc:
             raise ServiceError(
                 f"unknown universe(s) in {what}: {', '.join(exc.unknown)}; the library has {', '.join(exc.known)}"
@@ -92,7 +92,7 @@ class SlideService:
 
     def check_slide_ids(self, slide_ids: Sequence[str]) -> list[str]:
         """``slide_ids`` deduplicated; unknown or out-of-scope ids are one error listing them."""
-        ids = list(dict.fromkeys(slide_ids))
+        ids = list(dict.fromkeys(self.policy.text(s) or "" for s in slide_ids))
         unknown = [s for s in ids if s not in self.library.id_to_row and s not in self._verified_ids]
         outside = [s for s in ids if s not in unknown and not self.library.in_scope(s, self.scope)]
         if unknown or outside:
@@ -143,6 +143,7 @@ class SlideService:
                  session_id: str | None = None) -> AssembleResult:
         """A deck from ``slide_ids``, or from the top cards of ``sections`` for ``query`` (the one-step form)."""
         query = self.policy.query(query) if query else None
+        title = self.policy.text(title)
         max_slides = self.policy.max_slides(max_slides)
         allowed = self.universes_for(universes)
         started = time.perf_counter()

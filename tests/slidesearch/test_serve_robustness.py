@@ -1,0 +1,60 @@
+"""Input that breaks encoders, a locked usage log, and server paths: what the serving layer must survive (#18)."""
+
+import http.client
+import json
+
+import pytest
+import serve_corpus
+
+from slidesearch.engine import SlideSearch
+from slidesearch.serve.http_api import create_app, serve_in_thread
+from slidesearch.serve.service import SlideService
+from slidesearch.serve.usage_log import UsageLog
+
+LONE_SURROGATE = '"\\ud800abc"'  # JSON text: a lone high surrogate, then "abc"
+
+
+@pytest.fixture(scope="module")
+def engine() -> SlideSearch:
+    return SlideSearch(serve_corpus.build_library())
+
+
+def _post(conn: http.client.HTTPConnection, path: str, body: str) -> tuple[int, dict]:
+    conn.request("POST", path, body=body.encode(), headers={"content-type": "application/json"})
+    response = conn.getresponse()
+    return response.status, json.loads(response.read())
+
+
+class TestLoneSurrogates:
+    def test_a_lone_surrogate_is_searched_and_the_keep_alive_connection_survives(self, engine, tmp_path):
+        log = UsageLog(tmp_path / "library.db")
+        with serve_in_thread(create_app(SlideService(engine, usage_log=log))) as base:
+            host, port = base.removeprefix("http://").split(":")
+            conn = http.client.HTTPConnection(host, int(port), timeout=30)
+            try:
+                status, _ = _post(conn, "/search", '{"query": "churn"}')
+                socket_before = conn.sock
+                results = [
+                    _post(conn, "/search", f'{{"query": {LONE_SURROGATE}}}'),
+                    _post(conn, "/search", f'{{"query": ["churn", {LONE_SURROGATE}]}}'),
+                    _post(conn, "/explain", f'{{"query": {LONE_SURROGATE}, "slide_ids": ["d2"]}}'),
+                    _post(conn, "/search", '{"query": "churn"}'),
+                ]
+                same_connection = conn.sock is socket_before
+            finally:
+                conn.close()
+        assert status == 200 and [status for status, _ in results] == [200, 200, 200, 200]
+        assert results[0][1]["angles"] == ["\ufffdabc"] and results[1][1]["angles"] == ["churn", "\ufffdabc"]
+        assert same_connection
+        assert [r.query for r in log.records()] == ["churn", "\ufffdabc", ["churn", "\ufffdabc"], "churn"]
+
+    def test_every_text_field_of_the_service_is_cleaned(self, engine):
+        service = SlideService(engine, scope=["DAAIS"])
+        with pytest.raises(ValueError, match="unknown universe") as refused:
+            service.search("churn", ["\ud800"], channel="test")
+        assert "\ud800" not in str(refused.value)
+        with pytest.raises(ValueError, match="unknown slide ids") as refused:
+            service.explain("churn", ["d\udfff"], channel="test")
+        assert "\udfff" not in str(refused.value)
+        result = service.assemble(["d1"], title="Deck \ud800", channel="test")
+        assert result.data and result.n_slides == 3  # cover, the slide, sources
