@@ -7,7 +7,8 @@ scope dropped on one tool path), a request wholly outside the scope is refused
 rather than widened, and every card of a response is checked against the scope
 again before it leaves, so no path can return an out-of-scope slide. The engine
 is loaded once and only read; the service holds no per-request state beyond the
-counters behind ``/stats`` (guarded by a lock) and the usage log (which has its own).
+counters behind ``/stats`` (guarded by a lock) and the usage log (which has its own, and
+whose writes run on a thread of their own so a search never waits on the database).
 """
 
 from __future__ import annotations
@@ -116,7 +117,7 @@ class SlideService:
         latency_ms = (time.perf_counter() - started) * 1000
         self._count("search", latency_ms)
         if self.usage_log is not None:
-            self.usage_log.record_search(channel=channel, session_id=session_id, query=query, universes=allowed,
+            self.usage_log.submit_search(channel=channel, session_id=session_id, query=query, universes=allowed,
                                          slide_ids=card_ids(response), latency_ms=latency_ms)
         return response
 
@@ -134,7 +135,7 @@ class SlideService:
         explanations = self.engine.explain(query, ids, universes=allowed)
         self._count("explain", (time.perf_counter() - started) * 1000)
         if self.usage_log is not None:
-            self.usage_log.record_explanations(session_id=session_id, query=query, slide_ids=ids, channel=channel)
+            self.usage_log.submit_explanations(session_id=session_id, query=query, slide_ids=ids, channel=channel)
         return explanations
 
     def assemble(self, slide_ids: Sequence[str] | None = None, query: Query | None = None, *,

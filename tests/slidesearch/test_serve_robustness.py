@@ -2,9 +2,12 @@
 
 import http.client
 import json
+import sqlite3
+import time
 
 import pytest
 import serve_corpus
+from fastapi.testclient import TestClient
 
 from slidesearch.engine import SlideSearch
 from slidesearch.serve.http_api import create_app, serve_in_thread
@@ -58,3 +61,27 @@ class TestLoneSurrogates:
         assert "\udfff" not in str(refused.value)
         result = service.assemble(["d1"], title="Deck \ud800", channel="test")
         assert result.data and result.n_slides == 3  # cover, the slide, sources
+
+
+class TestUsageLogNeverBlocksASearch:
+    def test_a_write_lock_on_the_library_database_delays_the_record_not_the_search(self, engine, tmp_path):
+        db = tmp_path / "library.db"
+        log = UsageLog(db)
+        log.record_search(channel="http", session_id="s0", query="warm", universes=None, slide_ids=[], latency_ms=1)
+        ingest = sqlite3.connect(db, timeout=0)
+        ingest.execute("BEGIN IMMEDIATE")  # what an ingest holds while it replaces a source's slides
+        ingest.execute("INSERT INTO usage_log (time, session_id, channel, query, universes, slide_ids, latency_ms, "
+                       "explained_ids) VALUES (0, 'ingest', 'x', '\"x\"', 'null', '[]', 0, '[]')")
+        try:
+            with TestClient(create_app(SlideService(engine, usage_log=log))) as client:
+                started = time.monotonic()
+                response = client.post("/search", json={"query": "churn", "session_id": "s1"})
+                explained = client.post("/explain", json={"query": "churn", "slide_ids": ["d2"], "session_id": "s1"})
+                elapsed = time.monotonic() - started
+        finally:
+            ingest.rollback()
+            ingest.close()
+        assert response.status_code == 200 and explained.status_code == 200
+        assert elapsed < 5, f"the search waited {elapsed:.1f} s on the usage log's lock"
+        logged = {r.session_id: r for r in log.records()}
+        assert logged["s1"].query == "churn" and logged["s1"].explained_ids == ["d2"]
