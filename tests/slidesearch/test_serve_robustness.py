@@ -8,8 +8,11 @@ import time
 import pytest
 import serve_corpus
 from fastapi.testclient import TestClient
+from pptx import Presentation
 
 from slidesearch.engine import SlideSearch
+from slidesearch.library import Library
+from slidesearch.model import Slide
 from slidesearch.serve.http_api import create_app, serve_in_thread
 from slidesearch.serve.service import SlideService
 from slidesearch.serve.usage_log import UsageLog
@@ -85,3 +88,34 @@ class TestUsageLogNeverBlocksASearch:
         assert elapsed < 5, f"the search waited {elapsed:.1f} s on the usage log's lock"
         logged = {r.session_id: r for r in log.records()}
         assert logged["s1"].query == "churn" and logged["s1"].explained_ids == ["d2"]
+
+
+class TestAssembleNamesNoServerPath:
+    def test_assemble_json_names_source_decks_by_their_place_in_the_library(self, tmp_path):
+        root = tmp_path / "server-only" / "decks"
+        real = root / "DAAIS" / "Sales" / "Pitch.pptx"
+        real.parent.mkdir(parents=True)
+        prs = Presentation()
+        prs.slides.add_slide(prs.slide_layouts[1]).shapes.title.text = "Our pitch"
+        prs.save(real)
+        broken = root / "DAAIS" / "Sales" / "Broken.pptx"
+        broken.write_bytes(b"not a deck")
+
+        def slide(slide_id, deck, number, path):
+            return Slide(slide_id=slide_id, deck_id=deck, deck_name=f"{deck}.pptx", folder="/DAAIS/Sales",
+                         slide_number=number, title=f"{slide_id} title", text=f"{slide_id} text about pricing",
+                         source_path=str(path))
+
+        library = Library.from_slides([slide("p1", "Pitch", 1, real), slide("p9", "Pitch", 9, real),
+                                       slide("gone", "Gone", 1, root / "DAAIS" / "Sales" / "Gone.pptx"),
+                                       slide("bad", "Broken", 1, broken)], embedder="fast")
+        with TestClient(create_app(SlideService(SlideSearch(library)))) as client:
+            response = client.post("/assemble", json={"slide_ids": ["p1", "p9", "gone", "bad"], "format": "json"})
+        assert response.status_code == 200
+        body = response.json()
+        assert str(tmp_path) not in response.text and "server-only" not in response.text
+        assert body["template"] == "/DAAIS/Sales/Pitch.pptx"
+        reasons = {s["slide_id"]: s["reason"] for s in body["slides"]}
+        assert reasons["p9"] == "slide 9 not found in /DAAIS/Sales/Pitch.pptx (1 slides)"
+        assert reasons["gone"] == "source file /DAAIS/Sales/Gone.pptx is missing"
+        assert reasons["bad"].startswith("source file /DAAIS/Sales/Broken.pptx could not be opened")
