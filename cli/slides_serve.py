@@ -44,7 +44,8 @@ def serve(
     host: Annotated[str, typer.Option("--host", help="Address to bind; loopback unless you mean otherwise.")] = "127.0.0.1",
     universe: Annotated[list[str] | None, typer.Option(
         "--universe", help="The scope of every call: repeat the option or separate names with commas, e.g. "
-                           "DAAIS,S&R; a call may narrow it, never widen it.")] = None,
+                           "DAAIS,S&R. The server serves these universes alone, as if the library held nothing "
+                           "else (other universes and their slide ids are unknown to it); a call may narrow it.")] = None,
     index: Annotated[Path | None, typer.Option("--index", help="Index directory (default SEEK_HOME/slides/index).")] = None,
     insecure: Annotated[bool, typer.Option(
         "--insecure", help="Allow --host beyond loopback without SEEK_API_TOKEN (anyone who reaches it can search).")] = False,
