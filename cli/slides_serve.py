@@ -78,23 +78,27 @@ def serve(
                           markup=False)
     service = _service(index, [*(universe or []), *(universes_alias or [])])
     scope = f" (universes: {', '.join(service.scope)})" if service.scope else ""
-    if mcp:
-        from slidesearch.serve.mcp_server import run_mcp
+    try:
+        if mcp:
+            from slidesearch.serve.mcp_server import run_mcp
 
-        if port is None:
-            err_console.print(f"seek MCP server on stdio, {service.library.n:,} slides{scope}")
-            run_mcp(service, transport="stdio")
-        else:
-            err_console.print(f"seek MCP server on http://{host}:{port}/mcp, {service.library.n:,} slides{scope}")
-            run_mcp(service, transport="http", host=host, port=port, api_token=token)
-        return
-    import uvicorn
+            if port is None:
+                err_console.print(f"seek MCP server on stdio, {service.library.n:,} slides{scope}")
+                run_mcp(service, transport="stdio")
+            else:
+                err_console.print(f"seek MCP server on http://{host}:{port}/mcp, {service.library.n:,} slides{scope}")
+                run_mcp(service, transport="http", host=host, port=port, api_token=token)
+            return
+        import uvicorn
 
-    from slidesearch.serve.http_api import create_app
+        from slidesearch.serve.http_api import create_app
 
-    port = port or 8000
-    err_console.print(f"seek HTTP API and page on http://{host}:{port}/, {service.library.n:,} slides{scope}")
-    uvicorn.run(create_app(service, api_token=token), host=host, port=port, log_level="info")
+        port = port or 8000
+        err_console.print(f"seek HTTP API and page on http://{host}:{port}/, {service.library.n:,} slides{scope}")
+        uvicorn.run(create_app(service, api_token=token), host=host, port=port, log_level="info")
+    finally:
+        if service.usage_log is not None:
+            service.usage_log.close()  # the records still queued for the writer are written before the process ends
 
 
 @log_app.command("export")
