@@ -9,6 +9,7 @@ from core.text import (
     punctuation_insensitive,
     stoplist,
     tokenize,
+    without_surrogates,
 )
 
 
@@ -77,3 +78,13 @@ class TestNgrams:
     @given(st.lists(st.sampled_from(["x", "y", "z"]), max_size=8), st.integers(1, 4))
     def test_count_is_len_minus_n_plus_one(self, tokens, n):
         assert len(list(ngrams(tokens, (n,)))) == max(0, len(tokens) - n + 1)
+
+
+class TestWithoutSurrogates:
+    def test_lone_halves_become_replacement_characters_that_encode(self):
+        cleaned = without_surrogates("\ud800abc \udfff")
+        assert cleaned == "\ufffdabc \ufffd" and cleaned.encode("utf-8")
+
+    @given(st.text())
+    def test_real_characters_are_untouched(self, text):
+        assert without_surrogates(text) == text
