@@ -27,6 +27,7 @@ from typing import Any
 
 from core.settings import get_settings
 from slidesearch.assemble import AssembleResult, assemble, pick_cards
+from slidesearch.engine import SlideSearch
 from slidesearch.library import OutOfScopeError, UnknownUniverseError
 from slidesearch.request import Query, RequestError, RequestPolicy
 from slidesearch.response import Explanation, SearchResponse
@@ -57,13 +58,12 @@ def clean_query(value: Query) -> Query:
 class SlideService:
     """One engine shared read-only by every request of every channel, with the scope and the usage log."""
 
-    def __init__(self, engine: Any, *, scope: Sequence[str] | None = None, usage_log: UsageLog | None = None,
-                 index_path: Path | None = None) -> None:
+    def __init__(self, engine: SlideSearch, *, scope: Sequence[str] | None = None,
+                 usage_log: UsageLog | None = None, index_path: Path | None = None) -> None:
         self.library = engine.library
         self.index_path = index_path
         self.usage_log = usage_log
-        config = getattr(engine, "config", None)
-        self.policy = RequestPolicy.of(config) if config is not None else DEFAULT_POLICY
+        self.policy = RequestPolicy.of(engine.config)
         self.scope: list[str] | None = self._canonical(scope, "--universes") if scope else None
         # The scope is named against the whole library; from here on the service sees only the scope's library.
         self.engine = engine.within(self.scope) if self.scope else engine
@@ -205,7 +205,7 @@ class SlideService:
         """Whether the index on disk is up to date with the ingested library (None for a library in memory)."""
         from slidesearch.freshness import served_freshness
 
-        served = getattr(self.library, "path", None)
+        served = self.library.path
         if served is None:
             return None
         freshness = served_freshness(served, self.index_path)

@@ -189,8 +189,9 @@ class TestBadInput:
         assert response.status_code == 200 and 'filename="pitch.pptx"' in response.headers["content-disposition"]
 
     def test_an_engine_crash_is_a_json_500_without_details(self, engine):
-        class BrokenEngine:
-            library = engine.library
+        class BrokenEngine(SlideSearch):
+            def __init__(self):
+                super().__init__(engine.library)
 
             def search_v2(self, *args, **kwargs):
                 raise RuntimeError("index file vanished: /secret/path")
