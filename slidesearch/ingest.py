@@ -23,6 +23,7 @@ from pydantic import BaseModel, Field, ValidationError
 from core.files import file_sha256
 from core.settings import get_settings
 from slidesearch.content_type import SlideShape, classify_content_type
+from slidesearch.extract.pptx import read_slide
 from slidesearch.model import Deck, Slide, VerifiedCaseStudy, normalise_folder, universe_for
 from slidesearch.store import Store
 
@@ -90,38 +91,6 @@ def _slug(text: str) -> str:
 # ---------------------------------------------------------------------- pptx
 
 
-def _shape_texts(shapes: Any, acc: dict[str, Any]) -> None:
-    """Walk shapes (into groups) collecting text frames, table cells, and counts of tables, charts, pictures."""
-    from pptx.enum.shapes import MSO_SHAPE_TYPE
-
-    for shape in shapes:
-        if shape.shape_type == MSO_SHAPE_TYPE.GROUP:
-            _shape_texts(shape.shapes, acc)
-            continue
-        if getattr(shape, "has_table", False) and shape.has_table:
-            acc["n_tables"] += 1
-            rows = [" | ".join(cell.text.strip() for cell in row.cells) for row in shape.table.rows]
-            table_text = "\n".join(r for r in rows if r.strip(" |"))
-            acc["table_chars"] += len(table_text)
-            acc["parts"].append(table_text)
-            continue
-        if getattr(shape, "has_chart", False) and shape.has_chart:
-            acc["n_charts"] += 1
-            chart = shape.chart
-            if chart.has_title and chart.chart_title.has_text_frame:
-                acc["parts"].append(chart.chart_title.text_frame.text.strip())
-            continue
-        if shape.shape_type == MSO_SHAPE_TYPE.PICTURE:
-            acc["n_pictures"] += 1
-        if getattr(shape, "has_text_frame", False) and shape.has_text_frame:
-            if acc["title_shape_id"] is not None and shape.shape_id == acc["title_shape_id"]:
-                continue
-            text = shape.text_frame.text.strip()
-            if text:
-                acc["n_text_boxes"] += 1
-                acc["parts"].append(text)
-
-
 def _deck_date(prs: Any, path: Path) -> date:
     props = prs.core_properties
     for value in (props.created, props.modified):
@@ -130,8 +99,10 @@ def _deck_date(prs: Any, path: Path) -> date:
     return datetime.fromtimestamp(path.stat().st_mtime, tz=UTC).date()
 
 
-def read_pptx(path: Path, root: Path, universe: str | None = None) -> tuple[Deck, list[Slide]]:
-    """One deck's slides: title, text frames, grouped shapes, tables and speaker notes; type inferred.
+def read_pptx(path: Path, root: Path, universe: str | None = None, ocr: bool = True) -> tuple[Deck, list[Slide]]:
+    """One deck's slides: title, text frames, grouped shapes, tables; notes, SmartArt, charts, pictures apart.
+
+    The texts come from ``extract.pptx.read_slide`` (``ocr``: read pictures' text when tesseract is installed).
 
     The folder is the file's directory relative to ``root``; the deck date comes from the
     file's core properties (created, else modified) or else its mtime. Raises IngestError for
@@ -154,38 +125,18 @@ def read_pptx(path: Path, root: Path, universe: str | None = None) -> tuple[Deck
     deck_date = _deck_date(prs, path)
     uni = universe_for(folder, universe)
     slides: list[Slide] = []
+    size = (prs.slide_width or 0, prs.slide_height or 0)
     for number, page in enumerate(prs.slides, start=1):
-        title_shape = page.shapes.title
-        title = (
-            title_shape.text_frame.text.strip()
-            if title_shape is not None and title_shape.has_text_frame
-            else ""
-        )
-        acc: dict[str, Any] = {
-            "parts": [],
-            "n_tables": 0,
-            "n_charts": 0,
-            "n_pictures": 0,
-            "n_text_boxes": 0,
-            "table_chars": 0,
-            "title_shape_id": title_shape.shape_id if title_shape is not None else None,
-        }
-        _shape_texts(page.shapes, acc)
-        if page.has_notes_slide:
-            notes = page.notes_slide.notes_text_frame
-            if notes is not None and notes.text.strip():
-                acc["parts"].append(f"Notes: {notes.text.strip()}")
-        body = "\n".join(acc["parts"])
-        if not title and body:
-            title = body.splitlines()[0][:120]
+        found = read_slide(page, size, ocr=ocr)
+        title, body = found.title, "\n".join(found.body)
         shape = SlideShape(
             title=title,
-            text=body,
-            n_tables=acc["n_tables"],
-            n_charts=acc["n_charts"],
-            n_pictures=acc["n_pictures"],
-            n_text_boxes=acc["n_text_boxes"],
-            table_chars=acc["table_chars"],
+            text="\n".join([body, *found.smartart, *found.charts]),  # what the slide shows, notes aside
+            n_tables=found.n_tables,
+            n_charts=found.n_charts,
+            n_pictures=found.n_pictures,
+            n_text_boxes=found.n_text_boxes,
+            table_chars=found.table_chars,
         )
         slides.append(
             Slide(
@@ -200,6 +151,11 @@ def read_pptx(path: Path, root: Path, universe: str | None = None) -> tuple[Deck
                 universe=uni,
                 deck_date=deck_date,
                 source_path=str(path),
+                notes=found.notes,
+                smartart_text="\n".join(found.smartart),
+                chart_text="\n".join(found.charts),
+                picture_text="\n".join(found.pictures),
+                source_format="pptx",
             )
         )
     deck = Deck(

@@ -13,6 +13,7 @@ step 13; the seed found 872 and 644 such titles at 122,623 slides).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import date
 from typing import Annotated
 
@@ -221,6 +222,28 @@ def slide_document(title: str, text: str) -> str:
     return f"{title}\n{text}" if text else title
 
 
+#: Slide fields searched besides the title and typed body, in the order a search document holds them,
+#: each with where a card says a match in it was found. JSONL rows without them keep "" (not searched).
+FOUND_IN: dict[str, str] = {
+    "notes": "the speaker notes",
+    "smartart_text": "a SmartArt diagram on this slide",
+    "chart_text": "a chart on this slide",
+    "picture_text": "a picture on this slide",
+}
+
+
+def search_document(title: str, text: str, extra: Sequence[str] = ()) -> str:
+    """What a slide is searched by: title and typed body (``slide_document``), then its other texts (``FOUND_IN``)."""
+    head = slide_document(title, text)
+    tail = [t for t in extra if t]
+    return "\n".join([head, *tail]) if head and tail else head or "\n".join(tail)
+
+
+def card_preview(title: str, text: str, searched: str) -> str:
+    """The card preview: the typed text when the slide has any, else the start of what it is searched by."""
+    return preview(slide_document(title, text)) if text else preview(searched)
+
+
 def universe_for(folder: str, given: str | None = None) -> str:
     """The slide's universe: the one given, else the folder's top component (known aliases folded)."""
     candidate = (given or "").strip()
@@ -267,6 +290,11 @@ class Slide(BaseModel):
     universe: str = ""
     deck_date: date | None = None
     source_path: str | None = None
+    notes: str = ""
+    smartart_text: str = ""
+    chart_text: str = ""
+    picture_text: str = Field(default="", description="Text read from the slide's pictures by OCR.")
+    source_format: str = Field(default="", description="The file format the slide came from (pptx, pdf, ppt...).")
 
     @field_validator("content_type")
     @classmethod
@@ -283,12 +311,16 @@ class Slide(BaseModel):
         return slide_document(self.title, self.text)
 
     @property
+    def search_document(self) -> str:
+        return search_document(self.title, self.text, [getattr(self, name) for name in FOUND_IN])
+
+    @property
     def snippet(self) -> str:
-        return snippet(self.document)
+        return snippet(self.search_document)
 
     @property
     def preview(self) -> str:
-        return preview(self.document)
+        return card_preview(self.title, self.text, self.search_document)
 
     @property
     def canonical_deck_id(self) -> str:

@@ -28,14 +28,15 @@ from slidesearch.config import LexicalConfig
 from slidesearch.library.mining import CLUSTER_CANDIDATES, Progress, mine_clusters, mine_taxonomy, mine_terms
 from slidesearch.library.storage import load_library, save_library
 from slidesearch.model import (
+    FOUND_IN,
     SECTION_INDEX,
     SECTIONS,
     Slide,
     VerifiedCaseStudy,
     canonical_deck_id,
+    card_preview,
     decimal_year,
-    preview,
-    slide_document,
+    search_document,
     snippet,
 )
 
@@ -72,6 +73,9 @@ class Library:
         self.deck_years: NDArray[np.float32] = np.zeros(0, dtype=np.float32)
         self.deck_dates: list[date | None] = []
         self.source_paths: list[str | None] = []
+        #: Per FOUND_IN field (notes, SmartArt, charts, pictures), its text on every slide ("" where none).
+        self.field_texts: dict[str, list[str]] = {name: [] for name in FOUND_IN}
+        self.source_formats: list[str] = []
         self.vectors: NDArray[np.float32] = np.zeros((0, 0), dtype=np.float32)
         self.bm25: BM25Index | None = None
         self.rarity = DocFreqTable()
@@ -146,7 +150,14 @@ class Library:
             universe=self.universes[row],
             deck_date=self.deck_dates[row],
             source_path=self.source_paths[row],
+            source_format=self.source_formats[row],
+            **{name: texts[row] for name, texts in self.field_texts.items()},
         )
+
+    def search_documents(self) -> list[str]:
+        """What each slide is searched by: title, typed text, then notes, SmartArt, chart and picture text."""
+        extras = list(zip(*self.field_texts.values(), strict=True)) if self.n else []
+        return [search_document(t, x, e) for t, x, e in zip(self.titles, self.texts, extras, strict=True)]
 
     def section_of(self, row: int) -> str:
         return SECTIONS[int(self.sections[row])]
@@ -184,7 +195,7 @@ class Library:
         lib._embedder = model
         lib.embedder_name = embedder if isinstance(embedder, str) else _embedder_key(model)
         lib._fill_columns(list(slides))
-        documents = [slide_document(t, x) for t, x in zip(lib.titles, lib.texts, strict=True)]
+        documents = lib.search_documents()
         lib.vectors = _encode(model, lib.snippets, "embed", progress, batch_size)
         if progress:
             progress("bm25", 0, lib.n)
@@ -216,9 +227,11 @@ class Library:
         self.id_to_row = seen
         self.titles = [s.title for s in slides]
         self.texts = [s.text for s in slides]
-        docs = [slide_document(s.title, s.text) for s in slides]
+        self.field_texts = {name: [getattr(s, name) for s in slides] for name in FOUND_IN}
+        self.source_formats = [s.source_format for s in slides]
+        docs = self.search_documents()
         self.snippets = [snippet(d) for d in docs]
-        self.previews = [preview(d) for d in docs]
+        self.previews = [card_preview(t, x, d) for t, x, d in zip(self.titles, self.texts, docs, strict=True)]
         self.content_types = [s.content_type for s in slides]
         self.sections = np.array([SECTION_INDEX[s.section] for s in slides], dtype=np.int8)
         self.universes = [s.universe for s in slides]
