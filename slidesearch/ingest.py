@@ -341,7 +341,7 @@ def _ingest_file(
 
 
 def ingest_path(path: Path, store: Store, universe: str | None = None) -> IngestReport:
-    """Ingest a .pptx file, a slides JSONL file, or a folder tree of both (plus ``master.jsonl``/``.csv`` in it).
+    """Ingest a deck (.pptx; .pdf, .ppt, .odp, .key), a slides JSONL file, or a folder tree of them (plus a master).
 
     Each file is its own all-or-nothing unit. Re-ingesting a folder also forgets the files
     ingested from it before that are no longer there (a deleted deck leaves the library).
@@ -363,6 +363,14 @@ def ingest_path(path: Path, store: Store, universe: str | None = None) -> Ingest
                 return slides, [deck], [], []
 
             _ingest_file(store, str(file), "pptx", file, report, read_deck)
+        elif name.endswith((".pdf", ".ppt", ".pps", ".odp", ".key")):
+            from slidesearch.ingest_formats import read_other_format  # it builds on read_pptx, so imported late
+
+            def read_other(file: Path = file) -> tuple[Any, ...]:
+                deck, slides = read_other_format(file, root, universe)
+                return slides, [deck], [], []
+
+            _ingest_file(store, str(file), file.suffix.lower().lstrip("."), file, report, read_other)
         elif name in MASTER_NAMES and path.is_dir():
             _ingest_master(store, file, report)
         elif name.endswith(".jsonl") and name not in NON_SLIDE_JSONL:
@@ -373,7 +381,7 @@ def ingest_path(path: Path, store: Store, universe: str | None = None) -> Ingest
 
             _ingest_file(store, str(file), "jsonl", file, report, read_jsonl)
         elif not path.is_dir():
-            raise IngestError(f"{file}: expected a .pptx or .jsonl file or a folder")
+            raise IngestError(f"{file}: expected a deck (.pptx, .pdf, .ppt, .odp, .key), a .jsonl file or a folder")
     if path.is_dir():
         for key in store.sources_under(str(path)):
             if not Path(key).exists():
