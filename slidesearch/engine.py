@@ -173,7 +173,7 @@ class SlideSearch:
             id=lib.ids[r], title=lib.titles[r], deck_name=lib.deck_names[r], section=cand.section,
             own_section=lib.section_of(r), score=cand.score, factors=factors, preview=lib.previews[r],
             guaranteed=cand.guaranteed, deck_id=lib.deck_ids[r], slide_number=int(lib.slide_numbers[r]),
-            folder=lib.folders[r], universe=lib.universes[r],
+            folder=lib.folders[r], universe=lib.universes[r], source_format=lib.source_formats[r] or None,
             angle=angles[cand.angle] if 0 <= cand.angle < len(angles) else None,
         )
 
