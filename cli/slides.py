@@ -112,6 +112,9 @@ def ingest(
         str | None, typer.Option(help="Embedder for the index: minilm, minilm-full, fast.")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+    thumbnails: Annotated[
+        bool, typer.Option("--thumbnails", help="Then render thumbnails of the decks not rendered before.")
+    ] = False,
 ) -> None:
     """Ingest slides (pptx folders, JSONL, a master sheet or a named dataset), then rebuild the index."""
     from slidesearch.ingest import IngestError, IngestReport, ingest_dataset, ingest_master, ingest_path
@@ -150,6 +153,8 @@ def ingest(
             err_console.print(f"... and {len(report.row_errors) - 20} more bad rows")
     if index and report.changed:
         _index(embedder, as_json=False, quiet=as_json)
+    if thumbnails:
+        render(workers=2, timeout=120.0, as_json=as_json)
 
 
 @app.command("index")
@@ -228,3 +233,33 @@ def stats(as_json: Annotated[bool, typer.Option("--json", help="Machine-readable
         f"taxonomy {data['taxonomy_terms']:,} terms; vocabulary {data['vocabulary']['words']:,} words, "
         f"{data['vocabulary']['phrases']:,} phrases"
     )
+
+
+@app.command()
+def render(
+    workers: Annotated[int, typer.Option(min=1, help="Decks rendered at a time (each runs its own LibreOffice).")] = 2,
+    timeout: Annotated[float, typer.Option(min=1, help="Seconds one deck may take before it is given up.")] = 120.0,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+) -> None:
+    """Make slide thumbnails for every ingested deck not rendered before (LibreOffice + poppler-utils)."""
+    from slidesearch.store import Store
+    from slidesearch.thumbnails import ThumbnailStore, library_deck_paths, render_decks, rendering_available
+
+    missing = rendering_available()
+    if missing:
+        fail(f"cannot render thumbnails: {missing}")
+    store = Store()
+    try:
+        paths = library_deck_paths(store)
+    finally:
+        store.close()
+    with _progress_bars(not as_json) as progress:
+        report = render_decks(paths, ThumbnailStore(), workers=workers, timeout=timeout, progress=progress)
+    if as_json:
+        print_json(report.model_dump())
+        return
+    console.print(f"{report.decks_seen} decks: {report.decks_rendered} rendered ({report.thumbnails_written:,} "
+                  f"thumbnails), {report.decks_unchanged} unchanged, {len(report.failures)} failed, "
+                  f"in {report.seconds:.1f}s")
+    for failure in report.failures:
+        err_console.print(f"[yellow]no thumbnails[/] {failure.path}: {failure.error} (its text cards stay)")

@@ -364,7 +364,9 @@ def ingest_path(path: Path, store: Store, universe: str | None = None) -> Ingest
 
             _ingest_file(store, str(file), "pptx", file, report, read_deck)
         elif name.endswith((".pdf", ".ppt", ".pps", ".odp", ".key")):
-            from slidesearch.ingest_formats import read_other_format  # it builds on read_pptx, so imported late
+            from slidesearch.ingest_formats import (
+                read_other_format,  # it builds on read_pptx, so imported late
+            )
 
             def read_other(file: Path = file) -> tuple[Any, ...]:
                 deck, slides = read_other_format(file, root, universe)

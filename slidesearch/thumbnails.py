@@ -172,6 +172,20 @@ class ThumbnailStore:
         return out
 
 
+def card_thumbnails(library: object, slide_ids: Iterable[str], root: Path | None = None) -> dict[str, Path]:
+    """Slide id -> its thumbnail file for the ids of ``library`` that have one (none before a render)."""
+    root = Path(root) if root is not None else get_settings().slides_dir / "thumbnails"
+    if not (root / "renders.sqlite").exists():
+        return {}
+    thumbs, found = ThumbnailStore(root), {}
+    for slide_id in slide_ids:
+        row = library.id_to_row.get(slide_id)  # type: ignore[attr-defined]
+        path = thumbs.thumbnail(library.source_paths[row], int(library.slide_numbers[row])) if row is not None else None  # type: ignore[attr-defined]
+        if path is not None:
+            found[slide_id] = path
+    return found
+
+
 def render_decks(paths: Iterable[Path], thumbs: ThumbnailStore, *, workers: int = 1,
                  timeout: float = DEFAULT_TIMEOUT_S, progress: Callable[[str, int, int], None] | None = None,
                  ) -> RenderReport:

@@ -35,7 +35,7 @@ _FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
 
 def text_picture(path: Path, words: str = PICTURE_WORDS) -> Path:
     """A PNG with ``words`` in large black letters, as a screenshot or poster would hold them."""
-    image = Image.new("RGB", (1400, 300), "white")
+    image = Image.new("RGB", (1800, 300), "white")
     font = ImageFont.truetype(_FONT, 80) if Path(_FONT).exists() else ImageFont.load_default(80)
     ImageDraw.Draw(image).text((40, 100), words, fill="black", font=font)
     image.save(path)
