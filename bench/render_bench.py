@@ -8,7 +8,7 @@ pass (nothing changed, nothing rendered). From the measured figures it estimates
 workers, 5,000 divided by the decks per second measured at N workers (valid only up to
 the cores the machine has: each worker is one LibreOffice process on one core).
 
-Measured 2026 on the 2-core development machine under load (load average 7-9 from other jobs),
+Measured on the 2-core development machine under load (load average 7-9 from other jobs),
 12 realdecks decks, 183 slides: one worker 130.5 s (10.8 s mean, 9.1 s median, 24.6 s max per
 deck; 0.71 s per slide), two workers 74.1 s (0.162 decks/s), incremental re-run 0.32 s with
 nothing rendered. Estimate for 5,000 decks: 15.1 h on one core, 8.6 h on two workers. Every
