@@ -103,3 +103,29 @@ def test_title_detection_prefers_size_then_position_and_skips_numbers():
     assert detect_title(boxes) == "Heading"
     assert detect_title([TextBox("Lower", top=0.6), TextBox("Upper", top=0.2)]) == "Upper"
     assert detect_title([TextBox("Footer", top=0.95, font_pt=50)]) == ""
+
+
+def test_an_index_written_before_the_fields_opens_with_them_empty(visual_slides, tmp_path):
+    Library.from_slides(visual_slides, embedder="fast").save(tmp_path / "index")
+    for column in (tmp_path / "index" / "columns").glob("*"):
+        if column.name.startswith(("field_", "source_formats")):
+            column.unlink()
+    opened = Library.open(tmp_path / "index")
+    assert opened.slide(1).smartart_text == "" and opened.source_formats == [""] * 4
+    assert opened.slide(1).title == visual_slides[1].title
+
+
+def test_a_store_written_before_the_fields_gains_them_empty(tmp_path):
+    import sqlite_utils
+
+    old = sqlite_utils.Database(tmp_path / "library.db")
+    old["slides"].insert({"slide_id": "s1", "deck_id": "d", "deck_name": "", "folder": "/", "slide_number": 1,
+                          "title": "t", "text": "x", "content_type": "content", "universe": "U", "deck_date": None,
+                          "source_path": None, "source_key": "k"}, pk="slide_id")
+    old.conn.close()
+    store = Store(tmp_path / "library.db")
+    try:
+        (slide,) = store.iter_slides()
+    finally:
+        store.close()
+    assert slide.title == "t" and slide.notes == "" and slide.source_format == ""
