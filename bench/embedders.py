@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from core.embed import Embedder, MiniLMEmbedder, StaticEmbedder
+from core.embed import Embedder, MiniLMEmbedder, OnnxMiniLMEmbedder, StaticEmbedder
 from core.settings import get_settings
 
 
@@ -33,6 +33,7 @@ class Variant:
     name: str
     quantize: bool | None  # None: the static WordLlama model
     max_tokens: int
+    onnx: bool = False  # the int8-weight ONNX file on ONNX Runtime (the default ``minilm``)
 
 
 VARIANTS = {
@@ -40,6 +41,7 @@ VARIANTS = {
     "fp32-128": Variant("fp32-128", False, 128),
     "int8-256": Variant("int8-256", True, 256),
     "int8-128": Variant("int8-128", True, 128),
+    "onnx-128": Variant("onnx-128", True, 128, onnx=True),
     "int8-96": Variant("int8-96", True, 96),
     "int8-64": Variant("int8-64", True, 64),
     "fast": Variant("fast", None, 0),
@@ -73,6 +75,8 @@ def mrr_at_10(slide_vectors: NDArray[np.float32], query_vectors: NDArray[np.floa
 def build(variant: Variant, threads: int) -> Embedder:
     if variant.quantize is None:
         return StaticEmbedder()
+    if variant.onnx:
+        return OnnxMiniLMEmbedder(max_tokens=variant.max_tokens, threads=threads)
     return MiniLMEmbedder(quantize=variant.quantize, max_tokens=variant.max_tokens, threads=threads)
 
 

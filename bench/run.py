@@ -38,7 +38,13 @@ def _turns(quick: bool, out_dir: Path) -> dict[str, object]:
     return bench_turns(quick=quick, out_dir=out_dir)
 
 
-SECTIONS: dict[str, SectionFn] = {"core": _core, "slides": _slides, "turns": _turns}
+def _cold_cli(quick: bool, out_dir: Path) -> dict[str, object]:
+    from bench.cold_cli import bench_cold_cli
+
+    return bench_cold_cli(quick=quick)
+
+
+SECTIONS: dict[str, SectionFn] = {"core": _core, "slides": _slides, "turns": _turns, "cold_cli": _cold_cli}
 
 
 def run_benchmarks(out_dir: Path, quick: bool = False, only: list[str] | None = None,

@@ -8,7 +8,7 @@ process, exactly as `seek slides serve --http` serves it; ``--clients`` threads,
 each with its own keep-alive httpx client, send ``POST /search`` for the queries
 in turn until ``--requests`` have been sent or ``--max-seconds`` has passed, so
 the run always stops by itself. Without ``--index`` the library is generated
-(`slidesearch.generate`, seed 0) at ``--slides`` and indexed in memory with
+(`slidesearch.generator`, seed 0) at ``--slides`` and indexed in memory with
 ``--embedder``; its labelled queries are the load. Latency is measured at the
 client (wall time of each request, queueing included); percentiles are nearest-rank.
 
@@ -33,7 +33,7 @@ from typing import Any
 import httpx
 
 from slidesearch.engine import SlideSearch
-from slidesearch.generate import generate_library
+from slidesearch.generator import generate_library
 from slidesearch.ingest import read_master, read_slides_jsonl
 from slidesearch.library import Library
 from slidesearch.serve.http_api import create_app, serve_in_thread

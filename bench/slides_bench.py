@@ -4,7 +4,7 @@ For each size (10k, 50k, 122,623 — the original library — and 500k generated
 slides) two child processes run, so that one size's memory never shows in
 another's peak:
 
-- ``build``: generate the library (``slidesearch.generate``), read it back as
+- ``build``: generate the library (``slidesearch.generator``), read it back as
   ingestion does, embed and build the index (``Library.from_slides``) and save
   it; slides/second per phase. Libraries are cached under
   ``SEEK_HOME/bench/slides/`` with the figures of the build that made them, and a
@@ -51,7 +51,7 @@ from bench.timing import summarise_ms
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
-#: 122,623 is the size of the original library (slidesearch.generate.REFERENCE_SLIDES).
+#: 122,623 is the size of the original library (slidesearch.generator.world.REFERENCE_SLIDES).
 SIZES: tuple[int, ...] = (10_000, 50_000, 122_623, 500_000)
 QUICK_SIZES: tuple[int, ...] = (1_000, 4_000)
 #: The size whose per-stage breakdown is the headline (the largest size run when it is absent).
@@ -183,7 +183,7 @@ def build_phase(n: int, seed: int = SEED, rebuild: bool = False) -> dict[str, An
     """
     from core.embed import make_embedder
     from slidesearch.config import LexicalConfig
-    from slidesearch.generate import generate_library
+    from slidesearch.generator import generate_library
     from slidesearch.ingest import read_master, read_slides_jsonl
     from slidesearch.library import SCHEMA_VERSION, Library
 

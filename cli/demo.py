@@ -42,7 +42,7 @@ def _slides_demo(root: Path, n_slides: int, seed: int) -> None:
     from cli.slides import _progress_bars
     from cli.slides_search import print_response
     from slidesearch.engine import SlideSearch
-    from slidesearch.generate import generate_library
+    from slidesearch.generator import generate_library
     from slidesearch.index import build_index
     from slidesearch.ingest import ingest_path
     from slidesearch.store import Store

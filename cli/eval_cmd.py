@@ -10,6 +10,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from cli.console import console, fail, print_json
+from eval.product import ANSWERED, PRODUCT_HEADLINE, by_kind_table, target_checks
 
 app = typer.Typer(no_args_is_help=True)
 
@@ -23,7 +24,8 @@ def run(
     suite: str = typer.Option("all", "--suite", help="slides, turns or all."),
     datasets: str | None = typer.Option(
         None, "--datasets",
-        help="Comma-separated: generated, slidevqa, cranfield, cisi, log:PATH (a query log), public-sample, "
+        help="Comma-separated: generated, slidevqa, slidevqa-topical, slidevqa-topical-cards, realdecks, "
+        "realdecks-tune, realdecks-check, cranfield, cisi, log:PATH (a query log), public-sample, "
         "public-50k, synthetic-1/2/3. Default: the suite's.",
     ),
     config: Path | None = typer.Option(None, "--config", help="JSON config (a list of configs runs a sweep)."),
@@ -69,14 +71,35 @@ def _print_run(record, folder: Path) -> None:  # type: ignore[no-untyped-def]
         if d.error:
             table.add_row(name, "-", f"[red]{escape(d.error)}[/]", "[red]error[/]", "-")
             continue
-        shown = {k: v for k, v in d.summary.items() if k not in {"judged_cards", "n_sessions"}}
+        shown = ({k: d.summary[k] for k in PRODUCT_HEADLINE if k in d.summary} if d.primary == ANSWERED
+                 else {k: v for k, v in d.summary.items() if k not in {"judged_cards", "n_sessions"}})
         figures = "  ".join(f"{k} {v:.4f}" for k, v in shown.items())
         gates = ", ".join(f"{g.name} {'[green]pass[/]' if g.passed else '[red]FAIL[/]: ' + escape(g.detail)}" for g in d.gates)
         table.add_row(name, str(len(d.items)), figures, gates, f"{d.seconds:.1f}")
     console.print(table)
+    for name, d in record.datasets.items():
+        if d.error is None and d.primary == ANSWERED:
+            _print_by_kind(name, d)
+    checks = [(name, *check) for name, d in record.datasets.items() if d.error is None
+              for check in target_checks(name, d.summary)]
+    if checks:
+        console.print("issue #17 targets: " + "; ".join(
+            f"{name} {escape(what)}: {value:.3f} {'[green]met[/]' if met else '[red]not met[/]'}"
+            for name, what, value, met in checks))
     usage = record.usage
     console.print(f"llm tokens {usage.prompt_tokens + usage.completion_tokens} · cost ${usage.cost_usd:.4f} · "
                   f"stored in {folder} (report: {folder / 'report.html'})")
+
+
+def _print_by_kind(name: str, d) -> None:  # type: ignore[no-untyped-def]
+    """The product figures of one dataset by kind of brief, then overall (blank: not defined for that kind)."""
+    header, rows = by_kind_table(d.summary, d.per_group)
+    table = Table(title=f"{name} · product measure by kind of brief", show_edge=False)
+    for k, title in enumerate(header):
+        table.add_column(title, justify="left" if k == 0 else "right")
+    for row in rows:
+        table.add_row(*row)
+    console.print(table)
 
 
 @app.command("compare")
@@ -86,8 +109,8 @@ def compare(
     as_json: bool = typer.Option(False, "--json"),
     metric: str | None = typer.Option(
         None, "--metric",
-        help="Pair this per-item value instead of each dataset's primary: an item metric (mrr@10, ...) or "
-        "correct_share / not_wrong_share of the judged cards.",
+        help="Pair this per-item value instead of each dataset's primary: an item metric (mrr@10, precision "
+        "of the shown cards, ...) or correct_share / not_wrong_share of the judged cards.",
     ),
 ) -> None:
     """Paired comparison per dataset (bootstrap over items) with the cross-dataset agreement gate's verdict."""
@@ -147,8 +170,8 @@ def datasets(
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """List datasets with their sources and sha256; generated sets are made on first use, a missing one shows the path looked for."""
+    from eval.dataset_types import SlidesDataset
     from eval.datasets import (
-        SlidesDataset,
         dataset_suite,
         load_slides_dataset,
         load_turns_dataset,

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -34,6 +35,8 @@ _STAGE_LABELS = {
     "master": "embedding master sheet",
     "save": "writing index",
     "slides": "generating slides",
+    "build": "building the agent",
+    "sessions": "playing sessions",
 }
 
 
@@ -93,21 +96,35 @@ def _index(embedder: str | None, as_json: bool, quiet: bool = False) -> None:
         )
 
 
+def warn_if_stale(index: Path | None) -> None:
+    """Say on stderr when the index was built before the library's latest ingest (search still runs)."""
+    from slidesearch.freshness import index_freshness
+
+    freshness = index_freshness(index)
+    if freshness.stale:
+        err_console.print(f"[yellow]warning:[/] {freshness.message}")
+
+
 @app.command()
 def ingest(
     path: Annotated[
         Path | None, typer.Argument(help="A .pptx or slides .jsonl file, or a folder tree of them.")
     ] = None,
-    universe: Annotated[
-        str | None, typer.Option(help="Universe for every slide (default: the top folder).")
-    ] = None,
+    universe_from: Annotated[str | None, typer.Option(
+        "--universe-from", metavar="top-folder|none|NAME",
+        help="How a slide's universe is chosen: top-folder (default: the first folder under PATH; files directly "
+             "in PATH get 'Library'), none (every slide in 'Library'), or a NAME for every slide. NAME and none also "
+             "replace the universe a JSONL row names.")] = None,
+    universe: Annotated[str | None, typer.Option(
+        "--universe", help="The same as --universe-from NAME: this universe for every slide.")] = None,
     master: Annotated[Path | None, typer.Option(help="A master case-study sheet (.csv or .jsonl).")] = None,
     dataset: Annotated[
         str | None, typer.Option(help="A named dataset from the shared data: slidevqa.")
     ] = None,
-    index: Annotated[
-        bool, typer.Option("--index/--no-index", help="Rebuild the index when anything changed.")
-    ] = True,
+    reindex: Annotated[bool | None, typer.Option(
+        "--reindex/--no-reindex", help="Rebuild the index when anything changed [default: reindex].",
+        show_default=False)] = None,
+    index_alias: Annotated[bool | None, typer.Option("--index/--no-index", hidden=True)] = None,
     embedder: Annotated[
         str | None, typer.Option(help="Embedder for the index: minilm, minilm-full, fast.")
     ] = None,
@@ -116,19 +133,35 @@ def ingest(
         bool, typer.Option("--thumbnails", help="Then render thumbnails of the decks not rendered before.")
     ] = False,
 ) -> None:
-    """Ingest slides (pptx folders, JSONL, a master sheet or a named dataset), then rebuild the index."""
-    from slidesearch.ingest import IngestError, IngestReport, ingest_dataset, ingest_master, ingest_path
+    """Ingest slides (pptx folders, JSONL, a master sheet or a named dataset), then rebuild the index.
+
+    Exit code 0 when every file was read, 1 when any file was skipped (each is named with the reason).
+    """
+    from slidesearch.ingest import (
+        IngestError,
+        IngestReport,
+        ingest_dataset,
+        ingest_master,
+        ingest_path,
+        universe_rule,
+    )
     from slidesearch.store import Store
 
     if path is None and dataset is None and master is None:
         fail("give a PATH, --master FILE or --dataset NAME")
+    if universe is not None and universe_from is not None:
+        fail("give --universe NAME or --universe-from, not both")
+    try:
+        rule = universe_rule(universe_from if universe is None else universe)
+    except IngestError as exc:
+        fail(str(exc))
     store = Store()
     reports: list[IngestReport] = []
     try:
         if dataset is not None:
             reports.append(ingest_dataset(dataset, store))
         if path is not None:
-            reports.append(ingest_path(path, store, universe=universe))
+            reports.append(ingest_path(path, store, universe=rule))
         if master is not None:
             reports.append(ingest_master(master, store))
     except IngestError as exc:
@@ -136,6 +169,7 @@ def ingest(
     finally:
         store.close()
     report = IngestReport.combine(reports)
+    rebuild = next((flag for flag in (reindex, index_alias) if flag is not None), True)
     if as_json:
         print_json(report.model_dump())
     else:
@@ -146,15 +180,22 @@ def ingest(
             f"{report.master_rows_written:,} master rows written"
         )
         for failure in report.failures:
-            err_console.print(f"[yellow]skipped[/] {failure.path}: {failure.error}")
+            err_console.print(f"[red]failed[/] {escape(failure.path)}: {escape(failure.error)}")
+        for other in report.skipped:
+            err_console.print(f"[dim]skipped {escape(other.path)}: {escape(other.error)}[/]")
         for error in report.row_errors[:20]:
-            err_console.print(f"[yellow]bad row[/] {error}")
+            err_console.print(f"[yellow]bad row[/] {escape(error)}")
         if len(report.row_errors) > 20:
             err_console.print(f"... and {len(report.row_errors) - 20} more bad rows")
-    if index and report.changed:
+        if report.changed and not rebuild:
+            err_console.print("[yellow]note:[/] the index was not rebuilt; search and stats read the old one "
+                              "until `seek slides index`")
+    if rebuild and report.changed:
         _index(embedder, as_json=False, quiet=as_json)
     if thumbnails:
         render(workers=2, timeout=120.0, as_json=as_json)
+    if report.failures:
+        raise typer.Exit(1)
 
 
 @app.command("index")
@@ -184,7 +225,7 @@ def generate(
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
 ) -> None:
     """Generate a realistic synthetic slide library with a master sheet and labelled queries."""
-    from slidesearch.generate import generate_library
+    from slidesearch.generator import generate_library
 
     with _progress_bars(not as_json) as progress:
         summary = generate_library(slides, seed, out, progress=progress)
@@ -198,19 +239,24 @@ def generate(
 
 
 @app.command()
-def stats(as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False) -> None:
-    """Counts by universe, section, content type and deck; index sizes; the embedder in use."""
+def stats(
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+    index: Annotated[Path | None, typer.Option("--index", help="Index directory (default SEEK_HOME/slides/index).")] = None,
+) -> None:
+    """Counts by universe, section, content type and deck; index sizes; the embedder in use; whether it is up to date."""
     from slidesearch.library import Library, LibraryError
     from slidesearch.stats import library_stats
 
     try:
-        library = Library.open()
+        library = Library.open(index)
     except LibraryError as exc:
         fail(str(exc))
     data = library_stats(library)
     if as_json:
         print_json(data)
         return
+    if data["freshness"] and data["freshness"]["status"] == "stale":
+        err_console.print(f"[yellow]warning:[/] {escape(data['freshness']['message'])}")
     console.print(
         f"[bold]{data['slides']:,} slides[/] in {data['decks']:,} decks ({data['canonical_decks']:,} canonical), "
         f"{data['folders']:,} folders, {data['master_rows']:,} master rows; embedder {data['embedder']} "

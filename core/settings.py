@@ -15,7 +15,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 _REPO_ROOT = Path(__file__).resolve().parent.parent
 
-EMBEDDER_CHOICES = ("minilm", "minilm-full", "fast")
+EMBEDDER_CHOICES = ("minilm", "minilm-torch", "minilm-full", "fast")
 
 
 def _default_home() -> Path:
@@ -36,7 +36,7 @@ class Settings(BaseSettings):
     data_dir: Path = Field(default_factory=_default_data_dir, description="Where the shared datasets live.")
     llm: str = Field(default="offline", description="Model for SlideSearch LLM steps, e.g. anthropic:claude-haiku-4-5.")
     judge_llm: str = Field(default="offline", description="Model for the eval LLM judge.")
-    embedder: str = Field(default="minilm", description="Dense embedder: minilm (int8, fast), minilm-full, fast.")
+    embedder: str = Field(default="minilm", description="Dense embedder: minilm (int8 ONNX), minilm-torch, minilm-full (both need the torch extra), fast.")
     llm_cache: bool = Field(default=True, description="Cache LLM responses under SEEK_HOME/llm_cache.")
     usage_log: bool = Field(default=True, description="Record served searches in the library database.")
     api_token: str | None = Field(default=None, description="Bearer token required by the HTTP API when set.")
@@ -49,8 +49,8 @@ class Settings(BaseSettings):
     @field_validator("embedder")
     @classmethod
     def _known_embedder(cls, value: str) -> str:
-        if value not in EMBEDDER_CHOICES and not value.startswith("gemini:"):
-            raise ValueError(f"unknown embedder {value!r}; choose one of {', '.join(EMBEDDER_CHOICES)} or gemini:<model>")
+        if value not in EMBEDDER_CHOICES:
+            raise ValueError(f"unknown embedder {value!r}; choose one of {', '.join(EMBEDDER_CHOICES)}")
         return value
 
     @field_validator("llm", "judge_llm")

@@ -13,6 +13,7 @@ import unicodedata
 from collections.abc import Iterable, Iterator
 
 _WS = re.compile(r"\s+")
+_CONTROL = re.compile(r"[\u0000-\u0008\u000b-\u001f\u007f]")
 _NON_ALNUM = re.compile(r"[^0-9a-z]+")
 _TOKEN = re.compile(r"[0-9a-z]+")
 
@@ -60,3 +61,11 @@ def ngrams(tokens: list[str], sizes: Iterable[int] = (2, 3)) -> Iterator[str]:
     for n in sizes:
         for i in range(len(tokens) - n + 1):
             yield " ".join(tokens[i : i + n])
+
+
+def clean_text(text: str) -> str:
+    """NFKC, control characters dropped, whitespace collapsed and stripped: what a typed query is searched as.
+
+    Empty after cleaning means there is nothing to search (a lone NUL, tabs, spaces).
+    """
+    return _WS.sub(" ", _CONTROL.sub(" ", unicodedata.normalize("NFKC", text))).strip()

@@ -2,8 +2,8 @@
 
 Slides suite
   ``generated``  the slides library generator's labelled queries over a library it
-                 generates deterministically (``GENERATED_SLIDES`` slides, seed
-                 ``GENERATED_SEED``) under ``SEEK_HOME/eval/generated`` on first use.
+                 generates deterministically (``eval.generated``: ``GENERATED_SLIDES``
+                 slides, seed ``GENERATED_SEED``) under ``SEEK_HOME/eval/generated`` on first use.
   ``slidevqa``   1,284 real slide texts and 1,640 questions; a question's evidence
                  slides are its relevant slides (gain 1).
   ``slidevqa-topical``  50 hand-graded topical briefs over the same 1,284 slides
@@ -11,6 +11,9 @@ Slides suite
                  with the retrieval stages like SlideVQA.
   ``slidevqa-topical-cards``  the same briefs through the whole search_v2 pipeline,
                  every card judged (unlabelled = wrong): the floor and caps on real slides.
+  ``realdecks``, ``realdecks-tune``, ``realdecks-check``  54 real .pptx decks ingested through
+                 the pptx path, 60 briefs in six kinds with pooled graded judgements, all
+                 or a stratified half (``eval.realdecks``); run through the pipeline.
   ``cranfield``  1,400 abstracts, 225 queries; qrels mapped by query position, graded
                  gain = 5 - code, the 225 ``-1`` lines dropped (README gotchas 1-4).
   ``cisi``       1,460 abstracts; binary qrels; only the 76 judged queries of 112 are
@@ -22,106 +25,28 @@ Turns suite
   ``public-sample``, ``public-50k``, ``synthetic-1/2/3`` resolved through
   ``tenturns.datasets.resolve_dataset``.
 
-A missing source is a ``DatasetMissing`` error naming the path looked for.
+A missing source is a ``DatasetMissing`` error naming the path looked for. The types
+a dataset is loaded into live in ``eval.dataset_types``.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Literal
 
-from pydantic import BaseModel, Field
-
-from core.files import file_sha256
 from core.settings import get_settings
+from eval.dataset_types import DatasetMissing, LabelledQuery, SlidesDataset, TurnsDatasetInfo, source_file
+from eval.generated import load_generated
+from eval.realdecks import load_realdecks
 from eval.smart import parse_smart
+from eval.topical import load_slidevqa_topical
 from slidesearch.ingest import SLIDEVQA_TEXTS, read_slidevqa
-from slidesearch.model import Slide, VerifiedCaseStudy
+from slidesearch.model import Slide
 
-SLIDES_DATASETS = ("generated", "slidevqa", "slidevqa-topical", "slidevqa-topical-cards", "cranfield", "cisi")
+SLIDES_DATASETS = ("generated", "slidevqa", "slidevqa-topical", "slidevqa-topical-cards", "realdecks",
+                   "realdecks-tune", "realdecks-check", "cranfield", "cisi")
 TURNS_DATASETS = ("public-sample", "public-50k", "synthetic-1", "synthetic-2", "synthetic-3")
 LOG_PREFIX = "log:"
-
-GENERATED_SLIDES = 5000
-"""Big enough for every generator feature (versions, near-dup chains, rare names) to appear,
-small enough that embedding it with MiniLM int8 (~75 slides/s on 2 cores) takes under 2 minutes once."""
-GENERATED_SEED = 7
-
-
-class DatasetMissing(FileNotFoundError):
-    """A dataset's source file is absent; the message names the path looked for."""
-
-
-ALIAS_RULE = "verified rows judged as their source slide (v1)"
-
-
-class SourceFile(BaseModel):
-    """A file a dataset was read from, fingerprinted so two runs can prove they used the same data."""
-
-    path: str
-    sha256: str
-    bytes: int
-
-
-class LabelledQuery(BaseModel):
-    """A query with graded judgments (doc id -> gain > 0); empty qrels for an unlabelled log."""
-
-    id: str
-    text: str | list[str]
-    qrels: dict[str, float] = Field(default_factory=dict)
-    kind: str = ""
-    universes: list[str] | None = None
-
-
-class SlidesDataset(BaseModel):
-    """A loaded slides-suite dataset.
-
-    ``mode`` says how it runs: ``retrieve`` ranks ``docs`` with the retrieval stages
-    alone (IR metrics); ``pipeline`` runs search_v2 + explain over the library
-    at ``library_path`` (or ``docs``) and judges every card.
-    """
-
-    name: str
-    mode: Literal["retrieve", "pipeline"]
-    docs: list[Slide] = Field(default_factory=list)
-    master: list[VerifiedCaseStudy] = Field(default_factory=list)
-    queries: list[LabelledQuery]
-    sources: list[SourceFile]
-    params: dict[str, object] = Field(default_factory=dict)
-    library_path: str | None = None
-    aliases: dict[str, str] = Field(default_factory=dict, description=(
-        "Card ids that stand for a labelled slide: a verified master-sheet row (``verified:<row_id>``) made "
-        "from that slide is judged as it, and in the IR metrics counts as it (once). A verified card with no "
-        "alias is left unjudged."))
-
-    @property
-    def labelled(self) -> bool:
-        return any(q.qrels for q in self.queries)
-
-    @property
-    def hashes(self) -> dict[str, str]:
-        """The source files' hashes, plus the judging rule when aliases change what a card is judged as
-        (so two runs judged differently are never paired as like for like)."""
-        hashes = {Path(s.path).name: s.sha256 for s in self.sources}
-        if self.aliases:
-            hashes["judging"] = ALIAS_RULE
-        return hashes
-
-
-_HASH_CACHE: dict[tuple[str, int, int], str] = {}
-
-
-def source_file(path: Path) -> SourceFile:
-    """Fingerprint ``path`` (sha256 cached per path, size and mtime within the process)."""
-    if not path.is_file():
-        raise DatasetMissing(f"dataset file not found: {path}")
-    stat = path.stat()
-    key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
-    if key not in _HASH_CACHE:
-        _HASH_CACHE[key] = file_sha256(path)
-    return SourceFile(path=str(path), sha256=_HASH_CACHE[key], bytes=stat.st_size)
-
 
 def _read(path: Path) -> str:
     if not path.is_file():
@@ -268,33 +193,15 @@ def load_slides_dataset(name: str) -> SlidesDataset:
     if name == "slidevqa":
         return load_slidevqa(data_dir / "slidevqa")
     if name == "slidevqa-topical":
-        from eval.topical import load_slidevqa_topical
-
         return load_slidevqa_topical(data_dir)
     if name == "slidevqa-topical-cards":
-        from eval.topical import load_slidevqa_topical
-
         topical = load_slidevqa_topical(data_dir)
-        return topical.model_copy(update={"name": name, "mode": "pipeline"})
+        return topical.model_copy(update={"name": name, "mode": "pipeline", "gain": "linear"})
+    if name.startswith("realdecks"):
+        return load_realdecks(name, data_dir)
     if name == "generated":
-        from eval.generated import load_generated
-
         return load_generated()
     raise ValueError(f"unknown slides dataset {name!r}; choose from {', '.join(SLIDES_DATASETS)} or log:PATH")
-
-
-class TurnsDatasetInfo(BaseModel):
-    """A turns-suite dataset: catalog and sessions files, fingerprinted."""
-
-    name: str
-    catalog_path: str
-    sessions_path: str
-    n_sessions: int
-    sources: list[SourceFile]
-
-    @property
-    def hashes(self) -> dict[str, str]:
-        return {Path(s.path).name: s.sha256 for s in self.sources}
 
 
 def load_turns_dataset(name: str) -> TurnsDatasetInfo:
@@ -312,14 +219,19 @@ def load_turns_dataset(name: str) -> TurnsDatasetInfo:
     )
 
 
+#: ``realdecks`` is its two halves together: run on demand (``--datasets realdecks``), not by default, so
+#: the agreement gate never sees the same briefs twice in one run.
+DEFAULT_SLIDES_DATASETS = tuple(name for name in SLIDES_DATASETS if name != "realdecks")
+
+
 def suite_datasets(suite: str) -> tuple[str, ...]:
     """The default dataset names of a suite (``slides``, ``turns`` or ``all``)."""
     if suite == "slides":
-        return SLIDES_DATASETS
+        return DEFAULT_SLIDES_DATASETS
     if suite == "turns":
         return TURNS_DATASETS
     if suite == "all":
-        return SLIDES_DATASETS + TURNS_DATASETS
+        return DEFAULT_SLIDES_DATASETS + TURNS_DATASETS
     raise ValueError(f"unknown suite {suite!r}; choose slides, turns or all")
 
 

@@ -27,6 +27,14 @@ date) so a comparison prints the same interval every time, percentile 95% interv
   seed itself refused to call a +0.8-point topline move an improvement.
 - otherwise *tie* (within the noise band the interval describes).
 The asymmetry is deliberate: it is easier to be rejected than accepted.
+
+What is paired is each dataset's primary per-item score. For a labelled pipeline dataset
+(realdecks, slidevqa-topical-cards, generated) that is the product measure, ``product_ndcg@10``
+of the shown cards against the deck-capped ideal (``eval.product``); a brief with no answer has
+none and is not paired. The gate reads one figure per dataset; ``seek eval compare --metric
+precision`` pairs the shown cards' precision instead, and cards shown, zero results and unjudged
+counts are in every comparison's summary deltas. Runs scored by a different measure carry
+different ``sources`` (the measure is recorded there) and are never paired.
 """
 
 from __future__ import annotations

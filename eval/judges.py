@@ -24,11 +24,13 @@ llm_adapters' cache (``SEEK_LLM_CACHE``).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-VERDICTS = ("correct", "50-50", "wrong")
+if TYPE_CHECKING:
+    from llm_adapters import LanguageModel
+
 UNJUDGED = "unjudged"
 JUDGE_BATCH = 25
 """Seed: batching cut judge calls 10-15x with no loss of rubric fidelity; 25 cards keeps a reply short."""
@@ -106,7 +108,7 @@ def judge_prompt(query: str | Sequence[str], cards: Sequence[JudgeCard]) -> str:
 class LLMJudge:
     """Batched LLM grading with the seed's rubric; falls back per batch as the module docstring says."""
 
-    def __init__(self, model: Any, fallback: LabelJudge | None = None, batch_size: int = JUDGE_BATCH) -> None:
+    def __init__(self, model: LanguageModel, fallback: LabelJudge | None = None, batch_size: int = JUDGE_BATCH) -> None:
         self.model = model
         self.fallback = fallback
         self.batch_size = batch_size

@@ -239,6 +239,23 @@ def _datasets_table(runs: Sequence[RunRecord]) -> str:
     return _table(["run", "dataset", "mode", "judge", "items", "seconds", "gates", "figures"], rows)
 
 
+def _product_tables(runs: Sequence[RunRecord]) -> str:
+    """Per run and product dataset (``eval.product``): the figures by kind of brief, with the reference rankers."""
+    from eval.product import ANSWERED, by_kind_table
+
+    parts = []
+    for r in runs:
+        for n, d in r.datasets.items():
+            if d.error is None and d.primary == ANSWERED:
+                header, rows = by_kind_table(d.summary, d.per_group)
+                parts.append(f"<h3>{html.escape(r.run_id)} · {html.escape(n)}</h3>{_table(header, rows)}")
+    if not parts:
+        return ""
+    return ("<h2>Product measure by kind of brief</h2><p class='note'>Cards by score; nDCG@10 against the best answer "
+            "the deck cap of 2 allows; MiniLM / retrieve: their top 10 against their own best (capped: walked with "
+            "the deck cap, against the capped ideal); precision over judged shown cards.</p>" + "".join(parts))
+
+
 def _comparisons(runs: Sequence[RunRecord]) -> str:
     """With several runs: the first is the baseline, every later one a candidate, paired and gated."""
     if len(runs) < 2:
@@ -292,6 +309,7 @@ td, th {{ border: 1px solid #ccc; padding: 2px 6px; text-align: left; vertical-a
 Ten Turns metrics from the environment's evaluator.</p>
 <h2>Runs</h2>{_runs_table(runs)}
 <h2>Datasets</h2>{_datasets_table(runs)}
+{_product_tables(runs)}
 {_comparisons(runs)}
 {''.join(sections)}
 </body></html>

@@ -6,9 +6,14 @@ engine's retrieval stages alone (``SlideSearch.retrieve``) and report nDCG@10
 library's labelled queries, user query logs) run the whole ``search_v2``, fetch
 every card's "why this?" and judge each card correct / 50-50 / wrong (a verified
 master-sheet row is judged as the slide it stands for when the dataset says which, as
-the generated one does, and left unjudged otherwise); with labels
-the primary per-query score is nDCG@10 of the cards in score order, without
-labels it is the mean verdict value (correct 1, 50-50 0.5, wrong 0).
+the generated one does, and left unjudged otherwise); a card outside a dataset's judged
+pool (realdecks) is left unjudged, never called wrong. With labels the primary per-query
+score is the product measure (``eval.product``): nDCG@10 of the cards in score order
+against the deck-capped ideal, beside precision of the shown cards, cards shown, zero
+results, unjudged cards and, for a brief with no answer, whether a note said so; two
+reference rankers run on the same briefs (plain dense top-10 over the library's vectors,
+and ``retrieve`` top-10), scored the same way. Without labels the primary is the mean
+verdict value (correct 1, 50-50 0.5, wrong 0).
 
 Every query's result count feeds the zero-result gate. Slide and query vectors go
 through a persistent embedding cache, so the embedding cost is paid once per
@@ -21,18 +26,32 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from core.embed import CachedEmbedder, make_embedder
 from core.settings import get_settings
 from eval.config import SlidesConfig
-from eval.datasets import LabelledQuery, SlidesDataset
+from eval.dataset_types import LabelledQuery, SlidesDataset
 from eval.gates import zero_result_gate
 from eval.judges import UNJUDGED, JudgeCard, LabelJudge, LLMJudge
 from eval.metrics import mean, mrr_at_k, ndcg_at_k, recall_at_k
+from eval.product import (
+    ANSWERED,
+    IDEAL_DECK_CAP,
+    MEASURE,
+    reference_figures,
+    shown_card_figures,
+    summarise,
+    summarise_by_kind,
+)
 from eval.runs import Card, DatasetResult, ItemResult, Usage
 from slidesearch.config import LexicalConfig
 from slidesearch.library import Library
+
+if TYPE_CHECKING:
+    from llm_adapters import LanguageModel
 
 VERDICT_VALUE = {"correct": 1.0, "50-50": 0.5, "wrong": 0.0}
 """Per-card value for the unlabelled primary score: a 50-50 is half a correct, as the seed's shares weigh it."""
@@ -70,10 +89,10 @@ def _angles(query: str | list[str]) -> list[str]:
     return [query] if isinstance(query, str) else list(query)
 
 
-def _model_usage(model: Any) -> Usage:
-    usage = getattr(model, "usage", None)
-    if usage is None:
+def _model_usage(model: LanguageModel | None) -> Usage:
+    if model is None:
         return Usage()
+    usage = model.usage
     return Usage(calls=usage.calls, prompt_tokens=usage.prompt_tokens,
                  completion_tokens=usage.completion_tokens, cost_usd=usage.cost_usd)
 
@@ -181,9 +200,35 @@ def _judge_for(config: SlidesConfig) -> tuple[LabelJudge, LLMJudge | None]:
     return label, LLMJudge(get_model(judge_llm), fallback=label)
 
 
+def dense_ranking(library: Library, text: str, depth: int) -> list[str]:
+    """Plain dense retrieval: the library's slides by cosine with the brief's vector (same embedder), best first."""
+    query = library.embedder().encode([text])[0]
+    scores = library.vectors @ query
+    order = np.argsort(-scores, kind="stable")[:depth]
+    return [library.ids[int(r)] for r in order]
+
+
+def _product_figures(
+    dataset: SlidesDataset, q: LabelledQuery, shown: list[str], response: Any, engine: Any,
+    deck_of: dict[str, str], depth: int,
+) -> dict[str, float]:
+    """The brief's product figures plus, when it has an answer, the two reference rankers' (``eval.product``)."""
+    notes = (bool(response.coverage_note), bool(response.coverage_note or response.notes))
+    figures = shown_card_figures(shown, q.qrels, q.judged, deck_of, IDEAL_DECK_CAP, dataset.gain, notes)
+    if q.qrels:
+        text = _query_text(q.text)
+        for name, ranked in (("minilm", dense_ranking(engine.library, text, depth)),
+                             ("retrieve", [doc for doc, _ in engine.retrieve(text, k=depth)])):
+            figures.update(reference_figures(name, ranked, q.qrels, q.judged, deck_of, IDEAL_DECK_CAP, dataset.gain))
+    return figures
+
+
 def _run_pipeline(dataset: SlidesDataset, queries: list[LabelledQuery], config: SlidesConfig, engine: Any) -> DatasetResult:
     label, llm_judge = _judge_for(config)
     items: list[ItemResult] = []
+    library = engine.library
+    deck_of = dict(zip(library.ids, library.deck_ids, strict=True))
+    pools = {q.id: set(q.judged) for q in queries if q.judged is not None}
     llm_paths: Counter[str] = Counter()
     for q in queries:
         t0 = time.perf_counter()
@@ -205,10 +250,12 @@ def _run_pipeline(dataset: SlidesDataset, queries: list[LabelledQuery], config: 
                 for c, text in zip(cards, _snippets(engine.library, cards), strict=True)
             ]
             verdicts = llm_judge.judge(q.text, judge_cards, q.qrels)
-        elif q.qrels:
+        elif q.qrels or q.id in pools:
             # Labels grade slides; a verified master-sheet row is judged as the slide it stands for
-            # (``aliases``), and one standing for none has no label, so it cannot be called wrong.
-            verdicts = [(UNJUDGED, UNJUDGED) if c.verified and c.id not in dataset.aliases
+            # (``aliases``), and one standing for none has no label, so it cannot be called wrong;
+            # nor can a slide outside the brief's judged pool.
+            verdicts = [(UNJUDGED, UNJUDGED) if (c.verified and c.id not in dataset.aliases)
+                        or (q.id in pools and dataset.aliases.get(c.id, c.id) not in pools[q.id])
                         else (label.verdict(dataset.aliases.get(c.id, c.id), q.qrels), label.name) for c in cards]
         else:
             verdicts = [(UNJUDGED, UNJUDGED)] * len(ids)
@@ -217,9 +264,14 @@ def _run_pipeline(dataset: SlidesDataset, queries: list[LabelledQuery], config: 
             for i, c, (v, j) in zip(ids, cards, verdicts, strict=True)
         ]
         values = [VERDICT_VALUE[c.verdict] for c in judged if c.verdict in VERDICT_VALUE]
-        metrics = _ir_metrics(as_slides(ids, dataset.aliases), q.qrels, config.retrieve_k) if q.qrels else {}
-        if q.qrels:
-            score: float | None = metrics["ndcg@10"]
+        shown = as_slides(ids, dataset.aliases)
+        metrics = _ir_metrics(shown, q.qrels, config.retrieve_k) if q.qrels else {}
+        if dataset.labelled:
+            metrics.update(_product_figures(dataset, q, shown, response, engine, deck_of, config.retrieve_k))
+        score: float | None
+        if dataset.labelled:
+            # A brief with no answer has no nDCG; its figures (cards shown, notes) are reported by kind.
+            score = metrics.get(ANSWERED)
         elif values or not ids:
             score = mean(values)
         else:
@@ -240,14 +292,31 @@ def _run_pipeline(dataset: SlidesDataset, queries: list[LabelledQuery], config: 
     for kind in sorted({i.group for i in items if i.group}):
         scored = [i.score for i in items if i.group == kind and i.score is not None]
         per_group[kind] = {"n": float(sum(1 for i in items if i.group == kind)), "primary": round(mean(scored), 6)}
+    sources = dataset.hashes
+    if dataset.labelled:
+        # A brief the engine refused showed the rep nothing: it counts as a zero result here too.
+        product = [(i.group, _product_only(i.metrics) if i.error is None else {"cards_shown": 0.0, "zero_result": 1.0})
+                   for i in items]
+        summary.update(summarise([f for _, f in product]))
+        for kind, figures in summarise_by_kind(product).items():
+            per_group[kind] = {**per_group.get(kind, {}), **figures}
+        sources = {**sources, "measure": MEASURE}
     usage = Usage()
     judge_name = label.name if llm_judge is None else llm_judge.name
     if llm_judge is not None:
         usage = _model_usage(llm_judge.model)
     return DatasetResult(
-        name=dataset.name, suite="slides", mode="pipeline", primary="ndcg@10" if dataset.labelled else "verdict_value",
-        sources=dataset.hashes, summary=summary, verdicts=dict(verdict_counts), wrong_by_section=dict(wrong_by_section),
+        name=dataset.name, suite="slides", mode="pipeline", primary=ANSWERED if dataset.labelled else "verdict_value",
+        sources=sources, summary=summary, verdicts=dict(verdict_counts), wrong_by_section=dict(wrong_by_section),
         per_group=per_group, items=items, judge=judge_name if dataset.labelled or llm_judge else UNJUDGED,
         gates=[zero_result_gate({i.id: i.n_results for i in items})], usage=usage,
         llm=", ".join(sorted(llm_paths)) or "offline",
     )
+
+
+_IR_KEYS = ("ndcg@10", "mrr@10", "recall@")
+
+
+def _product_only(metrics: dict[str, float]) -> dict[str, float]:
+    """An item's product and reference figures, without the uncapped IR metrics kept beside them."""
+    return {k: v for k, v in metrics.items() if not k.startswith(_IR_KEYS)}

@@ -8,8 +8,8 @@ from datetime import UTC, datetime
 
 from core.settings import get_settings
 from eval.config import EvalConfig
+from eval.dataset_types import DatasetMissing
 from eval.datasets import (
-    DatasetMissing,
     dataset_suite,
     load_slides_dataset,
     load_turns_dataset,
@@ -81,10 +81,6 @@ def run_suite(
                 results[name] = run_turns_dataset(info, config.turns, stored)
         except (DatasetMissing, FileNotFoundError, ValueError) as exc:
             results[name] = DatasetResult(name=name, suite=kind, mode="error", primary="", sources={}, error=str(exc))
-        except ImportError as exc:
-            # An engine module this dataset needs has not landed; the run says which instead of crashing.
-            results[name] = DatasetResult(name=name, suite=kind, mode="error", primary="", sources={},
-                                          error=f"engine API missing: {exc}")
         except Exception as exc:  # noqa: BLE001 - one engine crash must not lose the other datasets' results
             results[name] = DatasetResult(name=name, suite=kind, mode="error", primary="", sources={},
                                           error=f"engine error: {type(exc).__name__}: {exc}")

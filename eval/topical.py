@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from eval.datasets import DatasetMissing, LabelledQuery, SlidesDataset, source_file
+from eval.dataset_types import DatasetMissing, LabelledQuery, SlidesDataset, source_file
 from slidesearch.ingest import SLIDEVQA_TEXTS, read_slidevqa
 
 TOPICAL_QUERIES = Path(__file__).parent / "data" / "slidevqa_topical.jsonl"

@@ -18,7 +18,7 @@ from pydantic import BaseModel
 
 from core.settings import get_settings
 from eval.config import TurnsConfig
-from eval.datasets import TurnsDatasetInfo
+from eval.dataset_types import TurnsDatasetInfo
 from eval.gates import GateResult, reproducibility_gate
 from eval.runs import DatasetResult, ItemResult, Usage
 

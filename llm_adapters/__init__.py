@@ -11,7 +11,16 @@ See ``llm_adapters.llm`` for the interface and its robustness rules.
 """
 
 from llm_adapters.fake_model import FakeModel, FakeRequest
-from llm_adapters.llm import LLM, LLMError, LLMOptions, LLMUnavailable, OfflineModel, RetryableError, Usage
+from llm_adapters.llm import (
+    LLM,
+    LanguageModel,
+    LLMError,
+    LLMOptions,
+    LLMUnavailable,
+    OfflineModel,
+    RetryableError,
+    Usage,
+)
 from llm_adapters.pricing import PRICES, Price, estimate_cost, price_for
 from llm_adapters.providers import PROVIDERS, get_model, provider_status
 from llm_adapters.response_cache import CacheError, ResponseCache, cache_key
@@ -24,6 +33,7 @@ __all__ = [
     "CacheError",
     "FakeModel",
     "FakeRequest",
+    "LanguageModel",
     "LLMError",
     "LLMOptions",
     "LLMUnavailable",

@@ -21,15 +21,13 @@ import os
 import threading
 import time
 from collections.abc import Callable
-from typing import Any, ClassVar, NamedTuple, TypeVar
+from typing import Any, ClassVar, NamedTuple, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from llm_adapters.pricing import estimate_cost
 from llm_adapters.response_cache import ResponseCache, cache_key
-from llm_adapters.structured import json_instruction, parse_reply, schema_json
-
-SchemaT = TypeVar("SchemaT", bound=BaseModel)
+from llm_adapters.structured import SchemaT, json_instruction, parse_reply, schema_json
 
 
 class LLMError(RuntimeError):
@@ -85,6 +83,30 @@ class Usage(BaseModel):
         if not self.unpriced_models:
             return None
         return f"cost excludes {', '.join(self.unpriced_models)} (no price in llm_adapters.pricing)"
+
+
+class LanguageModel(Protocol):
+    """What an engine step needs of a model: one structured completion, its id, and what it has spent.
+
+    ``LLM`` and every adapter (and the offline model) satisfy it; it is the type an engine,
+    a stage or a judge holds its model as. ``complete_json`` raises ``LLMError`` when no
+    valid reply came back (``LLMUnavailable`` when no call was possible), and the caller
+    runs its deterministic fallback.
+    """
+
+    @property
+    def id(self) -> str:
+        """The model id responses and reports name (``anthropic:claude-haiku-4-5``, ``offline``)."""
+        ...
+
+    @property
+    def usage(self) -> Usage:
+        """Tokens and estimated cost of every call made so far."""
+        ...
+
+    def complete_json(self, prompt: str, schema: type[SchemaT], *, system: str | None = None) -> SchemaT:
+        """A validated ``schema`` instance for ``prompt``."""
+        ...
 
 
 class LLMOptions(BaseModel):
@@ -179,7 +201,7 @@ class LLM:
                 pass
             else:
                 self._record(Usage(cache_hits=1))
-                return result  # type: ignore[return-value]
+                return result
         structured_system = (
             json_instruction(wanted) if system is None else f"{system}\n\n{json_instruction(wanted)}"
         )
@@ -201,7 +223,7 @@ class LLM:
                     )
                     continue
                 self._store(key, reply.text)
-                return result  # type: ignore[return-value]
+                return result
         finally:
             self._record(self._usage_of(spent))
         raise AssertionError("unreachable: the loop returns or raises")

@@ -11,9 +11,11 @@ import json
 import re
 from collections.abc import Iterator
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
+
+SchemaT = TypeVar("SchemaT", bound=BaseModel)
 
 _FENCE = re.compile(r"```[a-zA-Z0-9_-]*[ \t]*\n?(.*?)```", re.DOTALL)
 
@@ -55,7 +57,7 @@ def extract_json(text: str) -> Any:
     raise ValueError(f"no JSON value in reply: {text[:120]!r}")
 
 
-def parse_reply(text: str, schema: type[BaseModel]) -> BaseModel:
+def parse_reply(text: str, schema: type[SchemaT]) -> SchemaT:
     """The first JSON value in ``text`` that validates against ``schema``.
 
     Raises ``ValueError`` (``pydantic.ValidationError`` is one) naming what went wrong

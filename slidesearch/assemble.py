@@ -38,8 +38,9 @@ from pptx.parts.image import ImagePart
 from pptx.util import Emu, Pt
 from pydantic import BaseModel, ConfigDict, Field
 
-from slidesearch.model import SECTIONS, VERIFIED_PREFIX, Slide, VerifiedCaseStudy
+from slidesearch.model import VERIFIED_PREFIX, Slide, VerifiedCaseStudy
 from slidesearch.response import Card
+from slidesearch.sections import DEFAULT_SECTIONS, SectionTable
 
 if TYPE_CHECKING:
     from pptx.presentation import Presentation as PresentationType
@@ -223,7 +224,8 @@ def pick_cards(groups: Mapping[str, Sequence[Card]], sections: Sequence[str] | N
     """
     if not 1 <= max_slides <= MAX_DECK_SLIDES:
         raise AssembleError(f"--max must be between 1 and {MAX_DECK_SLIDES}, got {max_slides}")
-    wanted = set(validate_sections(sections)) if sections else None
+    table = library.section_table if library is not None else DEFAULT_SECTIONS
+    wanted = set(validate_sections(sections, table)) if sections else None
     verified = {row.card_id for row in library.master} if library is not None else set()
     picked: list[str] = []
     for section, cards in groups.items():
@@ -239,13 +241,13 @@ def pick_cards(groups: Mapping[str, Sequence[Card]], sections: Sequence[str] | N
     return picked
 
 
-def validate_sections(sections: Sequence[str]) -> list[str]:
-    """Section names matched case-insensitively to SECTIONS; an unknown one is an error listing the valid names."""
-    by_lower = {s.lower(): s for s in SECTIONS}
+def validate_sections(sections: Sequence[str], table: SectionTable = DEFAULT_SECTIONS) -> list[str]:
+    """Section names matched case-insensitively to ``table``'s; an unknown one is an error listing the valid names."""
+    by_lower = {s.lower(): s for s in table.names}
     names = [s.strip() for s in sections if s.strip()]
     unknown = [s for s in names if s.lower() not in by_lower]
     if unknown:
-        raise AssembleError(f"unknown sections: {', '.join(unknown)}; valid sections: {', '.join(SECTIONS)}")
+        raise AssembleError(f"unknown sections: {', '.join(unknown)}; valid sections: {', '.join(table.names)}")
     return [by_lower[s.lower()] for s in names]
 
 

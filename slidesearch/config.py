@@ -17,6 +17,9 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 MAX_ANGLE_CHARS = 1000
 #: Most angles one request may carry; more are merged into the last one (a brief is not a batch job).
 MAX_ANGLES = 8
+#: Most cards per section a request may ask for; the engine shows at most ``section_cap`` (15) and says so
+#: when more were asked. 50 because a whole response holds at most ``global_cap`` (50) cards.
+MAX_TOP_PER_GROUP = 50
 
 PrimaryFusion = Literal["blend", "rrf", "dense_rrf"]
 
@@ -54,11 +57,6 @@ class SearchConfig(BaseModel):
     rrf_k: int = Field(default=60, ge=0, description="RRF k (Cormack et al. 2009; the seed's RRF_K).")
     dense_weight: float = Field(default=0.5, ge=0.0, description="Weight of the dense voter in blend / rrf.")
     bm25_weight: float = Field(default=0.5, ge=0.0, description="Weight of the BM25 voter in blend / rrf.")
-    title_weight: float = Field(
-        default=0.0,
-        ge=0.0,
-        description="Extra BM25 weight for query words found in the slide title (0 = off).",
-    )
     primary_depth: int = Field(default=300, ge=1, description="Hits each voter contributes per angle.")
     deck_context: float = Field(
         default=0.2, ge=0.0,
@@ -138,9 +136,13 @@ class SearchConfig(BaseModel):
     section_cap: int = Field(default=15, ge=1, description="Cards per section (seed: 15).")
     global_cap: int = Field(default=50, ge=1, description="Cards per response (seed: 50).")
 
-    # engine
-    max_angle_chars: int = Field(default=MAX_ANGLE_CHARS, ge=16)
-    max_angles: int = Field(default=MAX_ANGLES, ge=1)
+    # engine: the input limits every entry point applies through ``slidesearch.request``
+    max_angle_chars: int = Field(
+        default=MAX_ANGLE_CHARS, ge=16, description="An angle is searched on this many characters; the rest is cut, with a note.")
+    max_angles: int = Field(
+        default=MAX_ANGLES, ge=1, description="Angles searched separately; more are searched together as the last, with a note.")
+    max_top_per_group: int = Field(
+        default=MAX_TOP_PER_GROUP, ge=1, description="Largest top_per_group a request may give; larger is refused.")
 
     @model_validator(mode="after")
     def _some_voter(self) -> SearchConfig:

@@ -17,13 +17,12 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from core.rarity import scaled_threshold
 from slidesearch.config import SearchConfig
 from slidesearch.explain import ExplainItem, explain_items
 from slidesearch.library import Library, LibraryView, UnknownUniverseError
-from slidesearch.model import SECTIONS
 from slidesearch.pipeline.answer.caps import Caps
 from slidesearch.pipeline.answer.coverage import CoverageCheck
 from slidesearch.pipeline.answer.group import GroupSections
@@ -46,27 +45,33 @@ from slidesearch.pipeline.trim.dedup import ExactDedup, NearDuplicateDedup
 from slidesearch.pipeline.trim.floor import RelevanceFloor
 from slidesearch.response import Card, Explanation, ScoreFactors, SearchResponse, StageTrace
 
+if TYPE_CHECKING:
+    from llm_adapters import LanguageModel
+
 __all__ = ["EmptyQueryError", "SearchConfig", "SlideSearch", "UnknownUniverseError"]
 
 
 class SlideSearch:
     """Grouped, ranked, deduplicated search over a slide library (see the module docstring)."""
 
-    def __init__(self, library: Library | None = None, config: SearchConfig | None = None, llm: Any = None) -> None:
+    def __init__(self, library: Library | None = None, config: SearchConfig | None = None,
+                 llm: LanguageModel | str | None = None) -> None:
         from llm_adapters import get_model
 
         self.library = library if library is not None else Library.open()
         self.config = cfg = config or SearchConfig()
-        self.model = model = get_model(llm) if llm is None or isinstance(llm, str) else llm
+        self.model: LanguageModel = get_model(llm) if llm is None or isinstance(llm, str) else llm
+        model = self.model
         self.view = view = LibraryView(self.library)
         fusion = Fusion.from_config(cfg)
         rarity = scaled_threshold(view.n, reference_count=cfg.rarity_reference_count)
+        table = view.section_table
         self._stages: list[Stage] = [
             NormaliseAngles(cfg.max_angle_chars, cfg.max_angles),                   # 03
             EmbedAngles(view),                                                      # 03
             Classify(view, model),                                                  # 04
-            ExclusionCarveOut(),                                                    # 04b
-            CaseStudiesSafetyNet(),                                                 # 04
+            ExclusionCarveOut(table),                                               # 04b
+            CaseStudiesSafetyNet(table),                                            # 04
             Expand(view, ExpansionLimits.from_config(cfg), model),                  # 05
             DetectNames(view, rarity),                                              # 06b (feeds 06)
             Prefilter(view),                                                        # 06
@@ -78,12 +83,12 @@ class SlideSearch:
             NearDuplicateDedup(view, cfg.near_duplicate_threshold),                 # 10
             GlobalDeckCap(view.canonical_decks, cfg.global_deck_cap),               # 11
             RelevanceFloor(cfg.floor, cfg.floor_cosine),                            # 12
-            GroupSections(view.canonical_decks, cfg.section_deck_cap),              # 13
+            GroupSections(table, view.canonical_decks, cfg.section_deck_cap),       # 13
             MasterBlend(view, cfg.section_cap, cfg.master_min_similarity, cfg.master_decay),  # 13
             QuantifiedGate(view, model),                                            # 13
             Caps(cfg.section_cap, cfg.global_cap),                                  # 14
             EntitySlot(view),                                                       # 14b
-            OrderSections(),                                                        # 15
+            OrderSections(table),                                                   # 15
             CoverageCheck(view),                                                    # 16
         ]
         self._retrieval_stages: list[Stage] = [
@@ -97,7 +102,8 @@ class SlideSearch:
         ]
 
     @classmethod
-    def open(cls, path: Path | None = None, config: SearchConfig | None = None, llm: Any = None) -> SlideSearch:
+    def open(cls, path: Path | None = None, config: SearchConfig | None = None,
+             llm: LanguageModel | str | None = None) -> SlideSearch:
         """An engine over the saved library at ``path`` (default ``SEEK_HOME/slides/index``)."""
         return cls(Library.open(path), config=config, llm=llm)
 
@@ -179,18 +185,17 @@ class SlideSearch:
 
     def _response(self, state: SearchState, counts: list[StageCount] | None) -> SearchResponse:
         groups = {s: [self.card(c, state.angles) for c in cards] for s, cards in (state.groups or {}).items()}
-        paths = set(state.llm_steps.values()) - {"not needed"}
-        llm = self.model.id if any(p not in {"offline"} for p in paths) else "offline"
+        llm = self.model.id if any(step.used_model for step in state.llm_steps.values()) else "offline"
         return SearchResponse(
             query=" | ".join(state.angles), angles=list(state.angles),
             universes=list(state.universes) if state.universes else None, intents=list(state.intents),
             search_types=list(state.sections.search), answer_sections=list(state.sections.answer),
-            excluded_sections=[s for s in SECTIONS if s in state.excluded], client=state.client,
+            excluded_sections=self.view.section_table.in_order(state.excluded), client=state.client,
             use_case=state.use_case, expanded_terms=list(state.expansion), entity_terms=list(state.entity_terms),
             quantified_demand=list(state.quantified_demand), groups=groups,
             total_matches=sum(len(v) for v in groups.values()), coverage_note=state.coverage_note,
             uncovered_terms=list(state.uncovered_terms), notes=list(state.notes), llm=llm,
-            llm_steps=dict(state.llm_steps),
+            llm_steps={name: step.label(self.model.id) for name, step in state.llm_steps.items()},
             trace=[StageTrace(stage=c.stage, candidates_in=c.candidates_in, candidates_out=c.candidates_out,
                               ms=round(c.ms, 3)) for c in counts] if counts is not None else None,
         )
@@ -249,7 +254,8 @@ class SlideSearch:
                 index = next((i for i, m in enumerate(self.library.master) if m.card_id == sid), None)
                 if index is None:
                     raise ValueError(f"unknown verified row {sid}")
-                cards.append(self.card(Candidate(master=index, section="Case Studies", verified=True)))
+                cards.append(self.card(Candidate(master=index, section=self.view.section_table.case_studies,
+                                                 verified=True)))
         items = [ExplainItem(card=c, snippet=self._snippet_for(c), shown=c.id in shown,
                              fields=self._fields_for(c)) for c in cards]
         return explain_items(response.query, items, self.model, response.expanded_terms)

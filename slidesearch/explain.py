@@ -16,12 +16,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
 from core.text import ENGLISH_STOPWORDS, ngrams, punctuation_insensitive, tokenize
 from slidesearch.model import FOUND_IN
 from slidesearch.response import Card, Explanation
+
+if TYPE_CHECKING:
+    from llm_adapters import LanguageModel
 
 MAX_BATCH = 50
 
@@ -127,7 +131,7 @@ def explain_prompt(query: str, items: Sequence[ExplainItem]) -> str:
     )
 
 
-def explain_items(query: str, items: Sequence[ExplainItem], model: object, expanded: Sequence[str] = ()
+def explain_items(query: str, items: Sequence[ExplainItem], model: LanguageModel, expanded: Sequence[str] = ()
                   ) -> list[Explanation]:
     """One LLM call per batch of up to 50 cards; a failed or misaligned batch falls back to offline, whole."""
     from llm_adapters import LLMError, batch_matches
@@ -136,7 +140,7 @@ def explain_items(query: str, items: Sequence[ExplainItem], model: object, expan
     for start in range(0, len(items), MAX_BATCH):
         batch = list(items[start : start + MAX_BATCH])
         try:
-            reply = model.complete_json(explain_prompt(query, batch), ExplainReply, system=EXPLAIN_SYSTEM)  # type: ignore[attr-defined]
+            reply = model.complete_json(explain_prompt(query, batch), ExplainReply, system=EXPLAIN_SYSTEM)
         except LLMError:
             reply = None
         if reply is None or not batch_matches(reply.explanations, len(batch)):
@@ -145,5 +149,5 @@ def explain_items(query: str, items: Sequence[ExplainItem], model: object, expan
         for it, text in zip(batch, reply.explanations, strict=True):
             matched = literal_matches(query, f"{it.card.title}\n{it.snippet}")
             out.append(Explanation(slide_id=it.card.id, explanation=str(text).strip(), matched_terms=matched,
-                                   llm=str(model.id)))  # type: ignore[attr-defined]
+                                   llm=model.id))
     return out

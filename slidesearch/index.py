@@ -19,6 +19,7 @@ from pydantic import BaseModel
 
 from core.embed import CachedEmbedder, make_embedder
 from core.settings import get_settings
+from slidesearch.freshness import record_sources
 from slidesearch.library import Library
 from slidesearch.store import Store
 
@@ -75,6 +76,7 @@ def build_index(
         progress("save", 0, 1)
     try:
         library.save(staging)
+        record_sources(staging, store.path)  # what the index was built from, so staleness can be told
         _swap_into_place(staging, out)
     finally:
         shutil.rmtree(staging, ignore_errors=True)

@@ -10,9 +10,9 @@ store's per-file transactions make each replacement all-or-nothing.
 from __future__ import annotations
 
 import csv
-import hashlib
 import json
 import re
+import zipfile
 from collections.abc import Callable, Iterator
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -23,8 +23,10 @@ from pydantic import BaseModel, Field, ValidationError
 from core.files import file_sha256
 from core.settings import get_settings
 from slidesearch.content_type import SlideShape, classify_content_type
+from slidesearch.extract.convert import INSTALL_HINT, soffice_path
 from slidesearch.extract.pptx import read_slide
-from slidesearch.model import Deck, Slide, VerifiedCaseStudy, normalise_folder, universe_for
+from slidesearch.ingest_formats import read_other_format
+from slidesearch.model import Deck, Slide, VerifiedCaseStudy, deck_id_for, normalise_folder, universe_for
 from slidesearch.store import Store
 
 #: SlideVQA ids are "<deck>-<page>-1024.jpg"; deck names hold '-' and digits, so parse from the right
@@ -36,6 +38,11 @@ MASTER_NAMES = ("master.jsonl", "master.csv")
 #: Files a generated library directory holds besides slides and master; never ingested as slides.
 NON_SLIDE_JSONL = ("queries.jsonl",)
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0"
+_ZIP_MAGIC = b"PK\x03\x04"
+#: ``--universe-from`` values besides a universe name: the first folder under the ingested path, or one universe.
+UNIVERSE_FROM = ("top-folder", "none")
+#: The universe of every slide under ``--universe-from none`` (and of files directly in the ingested folder).
+DEFAULT_UNIVERSE = "Library"
 
 
 class IngestFailure(BaseModel):
@@ -54,6 +61,8 @@ class IngestReport(BaseModel):
     decks_written: int = 0
     master_rows_written: int = 0
     failures: list[IngestFailure] = Field(default_factory=list)
+    #: Files in an ingested folder that are not slides (a PDF, a Word file, an Office lock file), with why.
+    skipped: list[IngestFailure] = Field(default_factory=list)
     row_errors: list[str] = Field(default_factory=list)
 
     @property
@@ -76,16 +85,25 @@ class IngestReport(BaseModel):
             ):
                 setattr(total, name, getattr(total, name) + getattr(r, name))
             total.failures += r.failures
+            total.skipped += r.skipped
             total.row_errors += r.row_errors
         return total
 
 
+def universe_rule(value: str | None) -> str | None:
+    """The ``universe`` to ingest with for ``--universe-from value``: None (top folder), 'Library' (none), or a name."""
+    choice = (value or "top-folder").strip()
+    if not choice:
+        raise IngestError("--universe-from needs top-folder, none or a universe name")
+    if choice.lower() == "top-folder":
+        return None
+    if choice.lower() == "none":
+        return DEFAULT_UNIVERSE
+    return choice
+
+
 class IngestError(ValueError):
     """A source that cannot be ingested at all (wrong kind, unreadable, no usable rows)."""
-
-
-def _slug(text: str) -> str:
-    return re.sub(r"[^0-9A-Za-z]+", "-", text).strip("-").lower() or "deck"
 
 
 # ---------------------------------------------------------------------- pptx
@@ -113,15 +131,21 @@ def read_pptx(path: Path, root: Path, universe: str | None = None, ocr: bool = T
     with path.open("rb") as fh:
         head = fh.read(4)
     if head == _OLE_MAGIC:
-        raise IngestError("password-protected (encrypted) or legacy binary file, not a readable .pptx")
+        raise IngestError("password-protected, or an old PowerPoint 97-2003 file: open it in PowerPoint and "
+                          "save it as an unprotected .pptx")
+    if head != _ZIP_MAGIC:
+        raise IngestError("not a PowerPoint file (named .pptx, but its contents are something else)")
+    if not zipfile.is_zipfile(path):
+        raise IngestError("a damaged (corrupt) PowerPoint file: it ends before its table of contents")
     try:
         prs = Presentation(str(path))
     except Exception as exc:  # noqa: BLE001 - python-pptx raises zipfile/lxml/KeyError varieties for bad files
-        raise IngestError(f"corrupt or unreadable .pptx ({type(exc).__name__}: {exc})") from exc
+        if type(exc).__name__ in ("PackageNotFoundError", "KeyError"):
+            raise IngestError("not a PowerPoint file (a zip archive without a presentation in it)") from exc
+        raise IngestError(f"a damaged (corrupt) PowerPoint file that cannot be read ({exc})") from exc
     rel = path.relative_to(root) if path != root else Path(path.name)
     folder = normalise_folder(str(rel.parent))
-    # The slug reads well; the path hash keeps "Q3 plan.pptx" and "Q3-plan.pptx" apart.
-    deck_id = f"{_slug(str(rel.with_suffix('')))}-{hashlib.sha1(str(rel).encode()).hexdigest()[:6]}"
+    deck_id = deck_id_for(rel)
     deck_date = _deck_date(prs, path)
     uni = universe_for(folder, universe)
     slides: list[Slide] = []
@@ -317,16 +341,22 @@ def read_slidevqa(data_dir: Path) -> list[Slide]:
 
 
 def _ingest_file(
-    store: Store, key: str, kind: str, path: Path, report: IngestReport, reader: Callable[[], tuple[Any, ...]]
+    store: Store, key: str, kind: str, path: Path, report: IngestReport, reader: Callable[[], tuple[Any, ...]],
+    universe: str | None = None,
 ) -> None:
     report.files_seen += 1
-    digest = file_sha256(path)
+    # A universe given for the file is part of what was ingested: the same bytes under another universe rule
+    # are read again. The default rule (None) keeps the plain hash, so existing stores stay unchanged.
+    digest = file_sha256(path) if universe is None else f"{file_sha256(path)}|universe={universe}"
     if store.source_hash(key) == digest:
         report.files_unchanged += 1
         return
     try:
         slides, decks, master, errors = reader()
-    except (IngestError, OSError, UnicodeDecodeError, ValueError) as exc:
+    except UnicodeDecodeError:
+        report.failures.append(IngestFailure(path=str(path), error="not a text file (JSONL and CSV must be UTF-8 text)"))
+        return
+    except (IngestError, OSError, ValueError) as exc:
         report.failures.append(IngestFailure(path=str(path), error=str(exc)))
         return
     report.row_errors.extend(errors)
@@ -345,6 +375,9 @@ def ingest_path(path: Path, store: Store, universe: str | None = None) -> Ingest
 
     Each file is its own all-or-nothing unit. Re-ingesting a folder also forgets the files
     ingested from it before that are no longer there (a deleted deck leaves the library).
+    ``universe`` is every slide's universe; None takes each file's first folder under ``path``
+    (a file directly in ``path`` gets 'Library'); ``universe_rule`` turns ``--universe-from`` into it.
+    Files that are not slides are listed in ``skipped``; slides that cannot be read in ``failures``.
     """
     path = Path(path).resolve()
     report = IngestReport()
@@ -354,7 +387,16 @@ def ingest_path(path: Path, store: Store, universe: str | None = None) -> Ingest
     files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
     for file in files:
         name = file.name.lower()
-        if name.startswith(("~$", ".")):
+        if name.startswith("."):  # .DS_Store and other hidden files are no one's slides
+            continue
+        if name.startswith("~$"):
+            report.skipped.append(IngestFailure(path=str(file), error="an Office lock file (the deck is open in PowerPoint)"))
+            continue
+        if name.endswith(".pot") or (name.endswith((".ppt", ".pps", ".key", ".odp")) and soffice_path() is None):
+            report.files_seen += 1
+            report.failures.append(IngestFailure(path=str(file), error=f"a {file.suffix} presentation, not a .pptx: "
+                                                 "save it as .pptx (PowerPoint or LibreOffice) and ingest again, "
+                                                 f"or let seek convert it: {INSTALL_HINT}"))
             continue
         if name.endswith(".pptx"):
 
@@ -362,17 +404,13 @@ def ingest_path(path: Path, store: Store, universe: str | None = None) -> Ingest
                 deck, slides = read_pptx(file, root, universe)
                 return slides, [deck], [], []
 
-            _ingest_file(store, str(file), "pptx", file, report, read_deck)
+            _ingest_file(store, str(file), "pptx", file, report, read_deck, universe)
         elif name.endswith((".pdf", ".ppt", ".pps", ".odp", ".key")):
-            from slidesearch.ingest_formats import (
-                read_other_format,  # it builds on read_pptx, so imported late
-            )
-
             def read_other(file: Path = file) -> tuple[Any, ...]:
-                deck, slides = read_other_format(file, root, universe)
+                deck, slides = read_other_format(file, root, universe, read_pptx)
                 return slides, [deck], [], []
 
-            _ingest_file(store, str(file), file.suffix.lower().lstrip("."), file, report, read_other)
+            _ingest_file(store, str(file), file.suffix.lower().lstrip("."), file, report, read_other, universe)
         elif name in MASTER_NAMES and path.is_dir():
             _ingest_master(store, file, report)
         elif name.endswith(".jsonl") and name not in NON_SLIDE_JSONL:
@@ -381,9 +419,12 @@ def ingest_path(path: Path, store: Store, universe: str | None = None) -> Ingest
                 slides, decks, errors = read_slides_jsonl(file, universe)
                 return slides, decks, [], errors
 
-            _ingest_file(store, str(file), "jsonl", file, report, read_jsonl)
+            _ingest_file(store, str(file), "jsonl", file, report, read_jsonl, universe)
         elif not path.is_dir():
             raise IngestError(f"{file}: expected a deck (.pptx, .pdf, .ppt, .odp, .key), a .jsonl file or a folder")
+        else:
+            kind = f"a {file.suffix} file" if file.suffix else "a file without an extension"
+            report.skipped.append(IngestFailure(path=str(file), error=f"not slides ({kind}; seek reads .pptx, .pdf, .ppt, .pps, .odp, .key and .jsonl)"))
     if path.is_dir():
         for key in store.sources_under(str(path)):
             if not Path(key).exists():

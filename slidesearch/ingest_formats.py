@@ -9,10 +9,10 @@ incremental ingest as a .pptx (keyed by the original file's sha256).
 
 from __future__ import annotations
 
-import hashlib
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -20,16 +20,19 @@ from slidesearch.content_type import SlideShape, classify_content_type
 from slidesearch.extract.convert import ConversionError, convert
 from slidesearch.extract.ocr import ocr_image
 from slidesearch.extract.pdf import read_pdf_pages
-from slidesearch.ingest import IngestError, _slug, read_pptx
-from slidesearch.model import Deck, Slide, normalise_folder, universe_for
+from slidesearch.model import Deck, Slide, deck_id_for, normalise_folder, universe_for
 
 #: Suffixes LibreOffice converts to .pptx for ingest.
 CONVERTED_SUFFIXES = (".ppt", ".pps", ".odp", ".key")
 PDF_SUFFIX = ".pdf"
 
 
-def _deck_id(rel: Path) -> str:
-    return f"{_slug(str(rel.with_suffix('')))}-{hashlib.sha1(str(rel).encode()).hexdigest()[:6]}"
+#: Reads a .pptx as ``slidesearch.ingest.read_pptx`` does (passed in: ingest builds on this module).
+PptxReader = Callable[[Path, Path, "str | None"], tuple[Deck, list[Slide]]]
+
+
+class FormatError(ValueError):
+    """A PDF or converted deck that cannot be read (the ingest reports it and goes on)."""
 
 
 def _page_image_text(path: Path, number: int) -> str:
@@ -47,10 +50,10 @@ def read_pdf(path: Path, root: Path, universe: str | None = None, ocr: bool = Tr
     try:
         pages = read_pdf_pages(path, ocr=ocr)
     except Exception as exc:  # noqa: BLE001 - pypdf raises many kinds for damaged or encrypted files
-        raise IngestError(f"corrupt, encrypted or unreadable PDF ({type(exc).__name__}: {exc})") from exc
+        raise FormatError(f"corrupt, encrypted or unreadable PDF ({type(exc).__name__}: {exc})") from exc
     rel = path.relative_to(root) if path != root else Path(path.name)
     folder = normalise_folder(str(rel.parent))
-    deck_id, uni = _deck_id(rel), universe_for(folder, universe)
+    deck_id, uni = deck_id_for(rel), universe_for(folder, universe)
     deck_date = datetime.fromtimestamp(path.stat().st_mtime, tz=UTC).date()
     slides = []
     for page in pages:
@@ -68,14 +71,14 @@ def read_pdf(path: Path, root: Path, universe: str | None = None, ocr: bool = Tr
     return deck, slides
 
 
-def read_converted(path: Path, root: Path, universe: str | None = None) -> tuple[Deck, list[Slide]]:
+def read_converted(path: Path, root: Path, universe: str | None, read_pptx: PptxReader) -> tuple[Deck, list[Slide]]:
     """A .ppt / .odp / .key deck: LibreOffice converts it to .pptx, read as one, named as the original."""
     rel = path.relative_to(root) if path != root else Path(path.name)
     with tempfile.TemporaryDirectory(prefix="seek-convert-") as tmp:
         try:
             converted = convert(path, "pptx", Path(tmp) / "out")
         except ConversionError as exc:
-            raise IngestError(str(exc)) from exc
+            raise FormatError(str(exc)) from exc
         # Placed where the original sits, named with its suffix: "a.ppt" and "a.pptx" keep apart ids.
         placed = Path(tmp) / "tree" / rel.parent / f"{path.name}.pptx"
         placed.parent.mkdir(parents=True, exist_ok=True)
@@ -87,10 +90,11 @@ def read_converted(path: Path, root: Path, universe: str | None = None) -> tuple
     return deck.model_copy(update=origin), slides
 
 
-def read_other_format(path: Path, root: Path, universe: str | None = None) -> tuple[Deck, list[Slide]]:
+def read_other_format(path: Path, root: Path, universe: str | None,
+                      read_pptx: PptxReader) -> tuple[Deck, list[Slide]]:
     """A PDF or LibreOffice-converted deck by its suffix (see the module docstring)."""
     if path.suffix.lower() == PDF_SUFFIX:
         return read_pdf(path, root, universe)
     if path.suffix.lower() in CONVERTED_SUFFIXES:
-        return read_converted(path, root, universe)
-    raise IngestError(f"{path.name}: not a PDF, .ppt, .pps, .odp or .key deck")
+        return read_converted(path, root, universe, read_pptx)
+    raise FormatError(f"{path.name}: not a PDF, .ppt, .pps, .odp or .key deck")

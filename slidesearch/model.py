@@ -4,37 +4,25 @@ A slide belongs to a deck file in a folder of a universe (DAAIS, S&R, EdTech).
 Everything the pipeline keys on besides the raw fields is derived here, once,
 by pure functions: the 600-character indexed snippet and the 200-character card
 preview (spec, "The data"), the canonical deck id that folds draft and version
-copies into one deck (spec step 11), and the section of every slide: its
-content type mapped to one of eight sections, with two regex carve-outs for
-award/analyst-recognition and scope-of-work/commercial-terms slides (spec
-step 13; the seed found 872 and 644 such titles at 122,623 slides).
+copies into one deck (spec step 11), and the section of every slide under the
+default section table (``slidesearch.sections``; a library built with another
+table assigns sections with that one).
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Sequence
 from datetime import date
+from pathlib import Path
 from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from core.text import normalise
+from slidesearch.sections import DEFAULT_SECTIONS
 
-SECTIONS: tuple[str, ...] = (
-    "Case Studies",
-    "Approach & Methodology",
-    "Data & Analytics",
-    "Capabilities & Overview",
-    "Team & Credentials",
-    "Credibility & Recognition",
-    "Commercial & Contract Terms",
-    "Other",
-)
-SECTION_INDEX: dict[str, int] = {name: i for i, name in enumerate(SECTIONS)}
-
-#: The universes of the original library; a slide outside them keeps its top folder as its universe.
-UNIVERSES: tuple[str, ...] = ("DAAIS", "S&R", "EdTech")
 _UNIVERSE_ALIASES: dict[str, str] = {
     "daais": "DAAIS",
     "s&r": "S&R",
@@ -49,123 +37,10 @@ _UNIVERSE_ALIASES: dict[str, str] = {
 SNIPPET_CHARS = 600
 PREVIEW_CHARS = 200
 
-#: Content type -> section. Types describe what is on a slide; the section groups them for a rep.
-#: Unknown types fall back to "Capabilities & Overview", the original library's generic bucket.
-CONTENT_TYPE_SECTIONS: dict[str, str] = {
-    "case_study": "Case Studies",
-    "testimonial": "Case Studies",
-    "framework": "Approach & Methodology",
-    "diagram": "Approach & Methodology",
-    "process": "Approach & Methodology",
-    "timeline": "Approach & Methodology",
-    "methodology": "Approach & Methodology",
-    "table": "Data & Analytics",
-    "dashboard": "Data & Analytics",
-    "chart": "Data & Analytics",
-    "content": "Capabilities & Overview",
-    "overview": "Capabilities & Overview",
-    "comparison": "Capabilities & Overview",
-    "team": "Team & Credentials",
-    "award": "Credibility & Recognition",
-    "commercial": "Commercial & Contract Terms",
-    "title": "Other",
-    "agenda": "Other",
-    "section_header": "Other",
-    "closing": "Other",
-    "image": "Other",
-    "quote": "Other",
-    "appendix": "Other",
-    "blank": "Other",
-}
-DEFAULT_SECTION = "Capabilities & Overview"
-
-#: Types whose section is about what the slide proves or who it names; the carve-outs leave them alone
-#: (a case study that mentions Gartner is still a case study).
-_CARVE_OUT_EXEMPT = frozenset({"Case Studies", "Team & Credentials"})
-
-_RECOGNITION_TITLE = re.compile(
-    r"\b(awards?|award[- ]winning|accolades|recogni[sz]ed (?:as|by|in|for)|(?:analyst|industry) recognition|"
-    r"awards? (?:and|&) recognition|gartner|forrester|everest group|idc marketscape|isg provider lens|"
-    r"magic quadrant|peak matrix|marketscape|why choose us|why us\b|why partner with us|"
-    r"named (?:a|as) (?:leader|major contender|star performer))",
-)
-_RECOGNITION_TEXT = re.compile(
-    r"\b(magic quadrant|peak matrix|marketscape|forrester wave|named (?:a|as) (?:leader|major contender)|"
-    r"why choose us|award[- ]winning|won the .{0,40}award)",
-)
-_COMMERCIAL_TITLE = re.compile(
-    r"\b(scope of work|statement of work|sow\b|commercials\b|commercial (?:terms|model|proposal)|"
-    r"pricing (?:summary|proposal|schedule|options|and payment|& payment)|price (?:sheet|schedule)|"
-    r"payment (?:terms|schedule|milestones?)|fee structure|fees\b|rate card|contract(?:ual)? terms|"
-    r"terms (?:and|&) conditions|invoic(?:e|ing) (?:schedule|terms))",
-)
-_COMMERCIAL_TEXT = re.compile(
-    r"\b(scope of work|statement of work|payment terms|payment schedule|net \d{2} days|rate card|"
-    r"terms (?:and|&) conditions|invoiced (?:monthly|quarterly)|fixed[- ]fee)",
-)
-
-
-#: Each match of the patterns above contains one of these substrings; most slides hold none, and a
-#: substring test is far cheaper than the alternations (the patterns run on every slide at load).
-_RECOGNITION_HINTS = (
-    "award",
-    "accolade",
-    "recogni",
-    "gartner",
-    "forrester",
-    "everest",
-    "idc",
-    "isg",
-    "quadrant",
-    "matrix",
-    "marketscape",
-    "wave",
-    "why ",
-    "named ",
-)
-_COMMERCIAL_HINTS = (
-    "work",
-    "sow",
-    "commercial",
-    "pricing",
-    "price",
-    "payment",
-    "fee",
-    "rate card",
-    "contract",
-    "terms",
-    "invoic",
-    "net ",
-    "fixed",
-)
-
-
-def _matches(pattern: re.Pattern[str], hints: tuple[str, ...], lowered: str) -> bool:
-    return any(h in lowered for h in hints) and pattern.search(lowered) is not None
-
 
 def section_for(content_type: str, title: str, text: str) -> str:
-    """The section a slide belongs to: its content type's section, or one of the two carve-outs.
-
-    Award / analyst / "why choose us" language goes to Credibility & Recognition and
-    scope-of-work / commercial / payment-terms language to Commercial & Contract Terms
-    (seed step 13). Titles are matched with the broad pattern (the seed found the two
-    populations by sampling titles); body text only with the narrow, unambiguous phrases.
-    Case studies and team slides keep their own section.
-    """
-    base = CONTENT_TYPE_SECTIONS.get((content_type or "").strip().lower(), DEFAULT_SECTION)
-    if base in _CARVE_OUT_EXEMPT:
-        return base
-    head, body = (title or "").lower(), (text or "").lower()
-    if _matches(_RECOGNITION_TITLE, _RECOGNITION_HINTS, head) or _matches(
-        _RECOGNITION_TEXT, _RECOGNITION_HINTS, body
-    ):
-        return "Credibility & Recognition"
-    if _matches(_COMMERCIAL_TITLE, _COMMERCIAL_HINTS, head) or _matches(
-        _COMMERCIAL_TEXT, _COMMERCIAL_HINTS, body
-    ):
-        return "Commercial & Contract Terms"
-    return base
+    """The section a slide belongs to under the default table (``slidesearch.sections.DEFAULT_SECTIONS``)."""
+    return DEFAULT_SECTIONS.section_for(content_type, title, text)
 
 
 _EXTENSION = re.compile(r"\.(pptx?|pdf|key|odp)$", re.IGNORECASE)
@@ -259,6 +134,15 @@ def normalise_folder(folder: str) -> str:
     """A folder path with forward slashes, one leading slash and no trailing slash ("/" for the root)."""
     parts = [p for p in folder.replace("\\", "/").split("/") if p]
     return "/" + "/".join(parts)
+
+
+def deck_id_for(rel: Path) -> str:
+    """A deck file's id from its path under the ingested root: a readable slug plus a hash of the exact path.
+
+    The hash keeps "Q3 plan.pptx" and "Q3-plan.pptx" (one slug) apart.
+    """
+    slug = re.sub(r"[^0-9A-Za-z]+", "-", str(rel.with_suffix(""))).strip("-").lower() or "deck"
+    return f"{slug}-{hashlib.sha1(str(rel).encode()).hexdigest()[:6]}"
 
 
 Folder = Annotated[str, AfterValidator(normalise_folder)]

@@ -87,13 +87,17 @@ class SearchResponse(BaseModel):
     entity_terms: list[str] = Field(default_factory=list)
     quantified_demand: list[str] = Field(default_factory=list)
     groups: dict[str, list[Card]] = Field(description="Sections in display order (spec 15); empty ones last.")
-    master_sheet: list[Card] = Field(default_factory=list, description="Always empty; verified rows are inline.")
+    master_sheet: list[Card] = Field(default_factory=list, description=(
+        "Always empty: verified rows are inline in the case-studies section. Kept because spec step 17 lists it "
+        "for backward compatibility with clients of the original service."))
     total_matches: int
     coverage_note: str | None = None
     uncovered_terms: list[str] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
     llm: str = Field(description="The LLM path that ran: 'offline' or the model id, per step in llm_steps.")
-    llm_steps: dict[str, str] = Field(default_factory=dict)
+    llm_steps: dict[str, str] = Field(default_factory=dict, description=(
+        "Per LLM step (classify, expand, quantified) the path it took: the model id when it answered, 'offline', "
+        "'fail-open', several joined by '+' (one call per angle), or 'not needed'."))
     trace: list[StageTrace] | None = None
 
     def cards(self) -> list[Card]:

@@ -1,4 +1,4 @@
-"""What is in the library: counts by universe, section, content type and deck, index sizes, embedder."""
+"""What is in the library: counts by universe, section, content type and deck, index sizes, embedder, freshness."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from slidesearch.freshness import index_freshness
 from slidesearch.library import Library
-from slidesearch.model import SECTIONS
 
 
 def _dir_bytes(path: Path) -> dict[str, int]:
@@ -32,7 +32,7 @@ def library_stats(library: Library, top_decks: int = 10) -> dict[str, Any]:
         "canonical_decks": len(set(library.canonical_decks)),
         "folders": len(set(library.folders)),
         "by_universe": dict(Counter(library.universes).most_common()),
-        "by_section": {name: section_counts.get(i, 0) for i, name in enumerate(SECTIONS)},
+        "by_section": {name: section_counts.get(i, 0) for i, name in enumerate(library.section_table.names)},
         "by_content_type": dict(Counter(library.content_types).most_common()),
         "largest_decks": [
             {"deck_id": d, "deck_name": names[d], "slides": c} for d, c in decks.most_common(top_decks)
@@ -46,4 +46,6 @@ def library_stats(library: Library, top_decks: int = 10) -> dict[str, Any]:
         "index_path": str(library.path) if library.path is not None else None,
         "index_bytes": sum(files.values()),
         "index_files": files,
+        # Whether the library was ingested into since the index was built (None for a library not on disk).
+        "freshness": index_freshness(library.path).model_dump() if library.path is not None else None,
     }

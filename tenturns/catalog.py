@@ -20,9 +20,6 @@ from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from core.files import file_sha256
 
-SEARCH_FIELDS = ("title", "features", "details", "description", "categories", "store")
-"""The fields of the official searchable text, in the official order."""
-
 _SHELF_DROPPED = {"clothing", "clothing shoes & jewelry", "clothing, shoes & jewelry"}
 FALLBACK_SHELF = "clothing item"
 

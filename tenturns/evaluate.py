@@ -187,11 +187,13 @@ def evaluate_agent(
     catalog_path: str | Path,
     sessions_path_or_rows: str | Path | Iterable[TurnsSession | dict[str, Any]],
     trace_dir: str | Path | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
 ) -> TurnsReport:
     """Play every session with ``agent`` (a registered name, a factory taking the catalog path, or an agent).
 
     Per-session traces (each turn's messages, question, shown ids and the target's rank when shown)
-    are written to ``trace_dir/<sample_id>.json`` when a directory is given.
+    are written to ``trace_dir/<sample_id>.json`` when a directory is given. ``progress(stage, done,
+    total)`` is called as the agent is built ("build") and after each session ("sessions").
     """
     started = time.perf_counter()
     catalog_path = Path(catalog_path)
@@ -210,13 +212,20 @@ def evaluate_agent(
     if trace_path is not None:
         trace_path.mkdir(parents=True, exist_ok=True)
 
+    if progress:
+        progress("build", 0, 1)
     built_agent, agent_name = _build_agent(agent, catalog_path)
     build_seconds = time.perf_counter() - started
+    if progress:
+        progress("build", 1, 1)
+        progress("sessions", 0, len(sessions))
     results: list[SessionResult] = []
     prompt_tokens = completion_tokens = 0
     for session, shopper in zip(sessions, shoppers, strict=True):
         result, turns, (prompt, completion) = play_session(built_agent, session, shopper, catalog.index_of)
         results.append(result)
+        if progress:
+            progress("sessions", len(results), len(sessions))
         prompt_tokens += prompt
         completion_tokens += completion
         if trace_path is not None:

@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
 
 from slidesearch.generator import vocab
+from slidesearch.generator.vocab import Capability
+from slidesearch.generator.world import SlotMeta, World
 from slidesearch.model import section_for
 
-if TYPE_CHECKING:
-    from slidesearch.generate import SlotMeta, World
-
+N_QUERIES = 150
 #: How many queries of each kind make up the ~150.
 KIND_COUNTS = {
     "topic": 45,
@@ -104,26 +105,28 @@ def _merge(*parts: dict[str, int]) -> dict[str, int]:
     return out
 
 
-def build_queries(
-    rng: random.Random, slots: list[SlotMeta], world: World, total: int = 150
-) -> list[dict[str, Any]]:
-    """About ``total`` labelled queries (fewer when a small library has nothing for some of them)."""
-    labels = _Labels(slots)
-    caps = [c for c in vocab.CAPABILITIES if labels.by_cap[c.name]]
-    out: list[dict[str, Any]] = []
-    scale = total / sum(KIND_COUNTS.values())
+class _QuerySet:
+    """The queries built so far, numbered in order; a kind's quota is its share of ``total``."""
 
-    def quota(kind: str) -> int:
-        return max(1, round(KIND_COUNTS[kind] * scale))
+    def __init__(self, total: int) -> None:
+        self.rows: list[dict[str, Any]] = []
+        self.scale = total / sum(KIND_COUNTS.values())
 
-    def add(kind: str, query: str | list[str], relevance: dict[str, int], **expectations: Any) -> None:
+    def quota(self, kind: str) -> int:
+        return max(1, round(KIND_COUNTS[kind] * self.scale))
+
+    def count(self, kind: str) -> int:
+        return sum(q["kind"] == kind for q in self.rows)
+
+    def add(self, kind: str, query: str | list[str], relevance: dict[str, int], **expectations: Any) -> None:
+        """Keep the query unless nothing is relevant (an absent term may have nothing) or it repeats one."""
         if not relevance and kind != "absent_term":
             return
-        if any(q["query"] == query for q in out):
+        if any(q["query"] == query for q in self.rows):
             return
-        out.append(
+        self.rows.append(
             {
-                "query_id": f"q{len(out) + 1:03d}",
+                "query_id": f"q{len(self.rows) + 1:03d}",
                 "kind": kind,
                 "query": query,
                 "universes": None,
@@ -132,7 +135,11 @@ def build_queries(
             }
         )
 
-    # Topic: a capability, one of its terms, or a capability in an industry; plus the two carve-out sections.
+
+def topic_queries(
+    rng: random.Random, labels: _Labels, world: World, caps: list[Capability], queries: _QuerySet
+) -> None:
+    """A capability, one of its terms, or a capability in an industry; plus the two carve-out sections."""
     award = labels.ids(labels.by_special["award"], 3)
     commercial = labels.ids(labels.by_special["commercial"], 3)
     for wording, rel in (
@@ -141,42 +148,48 @@ def build_queries(
         ("payment terms and scope of work", commercial),
         ("commercial terms and pricing summary", commercial),
     ):
-        add("topic", wording, rel)
-    for _ in range(quota("topic") * 3):
-        if sum(q["kind"] == "topic" for q in out) >= quota("topic") or not caps:
+        queries.add("topic", wording, rel)
+    for _ in range(queries.quota("topic") * 3):
+        if queries.count("topic") >= queries.quota("topic") or not caps:
             break
         cap = rng.choice(caps)
         style = rng.randrange(3)
         if style == 0:
-            add("topic", cap.name.lower(), labels.topic(cap.name))
+            queries.add("topic", cap.name.lower(), labels.topic(cap.name))
         elif style == 1:
             term = rng.choice(cap.terms)
-            add("topic", term, labels.topic(cap.name, term=term))
+            queries.add("topic", term, labels.topic(cap.name, term=term))
         else:
             industry = rng.choice(cap.industries)
-            add(
+            queries.add(
                 "topic",
                 f"{cap.name.lower()} for {industry.lower()}",
                 labels.topic(cap.name, industry=industry),
             )
 
-    # Client + section: a common client's case studies, and rare clients that sit mostly outside case studies.
+
+def client_section_queries(
+    rng: random.Random, labels: _Labels, world: World, caps: list[Capability], queries: _QuerySet
+) -> None:
+    """A common client's case studies, and rare clients that sit mostly outside case studies."""
+    slots = labels.slots
+    quota = queries.quota("client_section")
     common = [c for c, rows in labels.by_client.items() if rows]
     rng.shuffle(common)
-    for client in common[: quota("client_section") // 2]:
+    for client in common[: quota // 2]:
         rows = labels.by_client[client]
         cases = [i for i in rows if slots[i].content_type == "case_study"]
         others = [i for i in rows if slots[i].content_type != "case_study"]
-        add(
+        queries.add(
             "client_section",
             f"{client} case studies",
             _merge(labels.ids(others, 1), labels.ids(cases, 3)),
             entity=client,
         )
-    for client in world.rare_clients[: quota("client_section") - quota("client_section") // 2]:
+    for client in world.rare_clients[: quota - quota // 2]:
         rows = labels.by_special[f"client:{client}"]
         first = slots[rows[0]].slide_id if len(rows) == 1 else None
-        add(
+        queries.add(
             "client_section",
             f"{client} case studies",
             labels.ids(rows, 3),
@@ -184,24 +197,33 @@ def build_queries(
             expected_first_slide=first,
         )
 
-    # Person profile: bios first, slides listing the person next; the co-founder is among them.
+
+def person_profile_queries(
+    rng: random.Random, labels: _Labels, world: World, caps: list[Capability], queries: _QuerySet
+) -> None:
+    """Bios first, slides listing the person next; the co-founder is among them."""
     people = [world.cofounder] + [p[0] for p in world.people if labels.bios[p[0]] or labels.listed[p[0]]]
-    for k, name in enumerate(people[: quota("person_profile")]):
+    for k, name in enumerate(people[: queries.quota("person_profile")]):
         wording = PROFILE_WORDING[k % len(PROFILE_WORDING)].format(name=name)
-        add(
+        queries.add(
             "person_profile",
             wording,
             _merge(labels.ids(labels.listed[name], 2), labels.ids(labels.bios[name], 3)),
             entity=name,
         )
 
-    # Rare phrase: the anchor slide is what the query names; the other phrase slides are relevant too.
+
+def rare_phrase_queries(
+    rng: random.Random, labels: _Labels, world: World, caps: list[Capability], queries: _QuerySet
+) -> None:
+    """The anchor slide is what the query names; the other phrase slides are relevant too."""
+    slots = labels.slots
     for phrase, _cap, _count, anchor in vocab.RARE_PHRASES:
         rows = labels.by_special[f"phrase:{phrase}"]
         anchor_ids = [slots[i].slide_id for i in rows if slots[i].title == anchor]
         for wording in RARE_PHRASE_QUERIES[phrase]:
             rel = _merge(labels.ids(rows, 2), {sid: 3 for sid in anchor_ids[:1]})
-            add(
+            queries.add(
                 "rare_phrase",
                 wording,
                 rel,
@@ -209,8 +231,12 @@ def build_queries(
                 expected_first_slide=anchor_ids[0] if anchor_ids else None,
             )
 
-    # Multi-part brief: two or three angles, each a capability or one of its terms.
-    for _ in range(quota("multi_part")):
+
+def multi_part_queries(
+    rng: random.Random, labels: _Labels, world: World, caps: list[Capability], queries: _QuerySet
+) -> None:
+    """Two or three angles, each a capability or one of its terms."""
+    for _ in range(queries.quota("multi_part")):
         if len(caps) < 2:
             break
         picked = rng.sample(caps, min(len(caps), rng.choice((2, 2, 3))))
@@ -224,28 +250,37 @@ def build_queries(
                 term = rng.choice(cap.terms)
                 angles.append(term)
                 rels.append(labels.topic(cap.name, term=term))
-        add("multi_part", angles, _merge(*rels))
+        queries.add("multi_part", angles, _merge(*rels))
 
-    # Exclusion: the topic's slides minus every Case Studies slide.
-    for k in range(quota("exclusion")):
+
+def exclusion_queries(
+    rng: random.Random, labels: _Labels, world: World, caps: list[Capability], queries: _QuerySet
+) -> None:
+    """The topic's slides minus every Case Studies slide."""
+    for k in range(queries.quota("exclusion")):
         if not caps:
             break
         cap = rng.choice(caps)
         rel = {sid: g for sid, g in labels.topic(cap.name).items()}
         for i in labels.by_cap[cap.name]:
-            s = slots[i]
+            s = labels.slots[i]
             if section_for(s.content_type, s.title, s.text) == "Case Studies":
                 rel.pop(s.slide_id, None)
-        add(
+        queries.add(
             "exclusion",
             f"{cap.name.lower()} {EXCLUSION_WORDING[k % len(EXCLUSION_WORDING)]}",
             rel,
             excluded_sections=["Case Studies"],
         )
 
-    # Quantified proof: only case studies whose own text states that kind of figure.
+
+def quantified_queries(
+    rng: random.Random, labels: _Labels, world: World, caps: list[Capability], queries: _QuerySet
+) -> None:
+    """Only case studies whose own text states that kind of figure."""
+    slots = labels.slots
     kinds = list(QUANTIFIED_WORDING)
-    for k in range(quota("quantified")):
+    for k in range(queries.quota("quantified")):
         if not caps:
             break
         cap = rng.choice(caps)
@@ -255,15 +290,45 @@ def build_queries(
             for i in labels.by_cap[cap.name]
             if slots[i].content_type == "case_study" and kind in slots[i].figures
         ]
-        add(
+        queries.add(
             "quantified",
             f"{cap.name.lower()} {QUANTIFIED_WORDING[kind]}",
             labels.ids(rows, 3),
             quantified=kind,
         )
 
-    # Absent term: nothing uses the word; the capability's slides are the closest related material.
-    for term, wording, cap_name in vocab.ABSENT_TERMS[: quota("absent_term")]:
+
+def absent_term_queries(
+    rng: random.Random, labels: _Labels, world: World, caps: list[Capability], queries: _QuerySet
+) -> None:
+    """Nothing uses the word; the capability's slides are the closest related material."""
+    for term, wording, cap_name in vocab.ABSENT_TERMS[: queries.quota("absent_term")]:
         rel = {sid: min(g, 2) for sid, g in labels.topic(cap_name).items()}
-        add("absent_term", wording, rel, absent_terms=[term.lower()])
-    return out
+        queries.add("absent_term", wording, rel, absent_terms=[term.lower()])
+
+
+QueryBuilder = Callable[[random.Random, _Labels, World, list[Capability], _QuerySet], None]
+
+#: The builders in the order they draw from the generator's random stream (the order fixes the files).
+BUILDERS: tuple[QueryBuilder, ...] = (
+    topic_queries,
+    client_section_queries,
+    person_profile_queries,
+    rare_phrase_queries,
+    multi_part_queries,
+    exclusion_queries,
+    quantified_queries,
+    absent_term_queries,
+)
+
+
+def build_queries(
+    rng: random.Random, slots: list[SlotMeta], world: World, total: int = N_QUERIES
+) -> list[dict[str, Any]]:
+    """About ``total`` labelled queries (fewer when a small library has nothing for some of them)."""
+    labels = _Labels(slots)
+    caps = [c for c in vocab.CAPABILITIES if labels.by_cap[c.name]]
+    queries = _QuerySet(total)
+    for builder in BUILDERS:
+        builder(rng, labels, world, caps, queries)
+    return queries.rows

@@ -5,9 +5,11 @@ sections, vectors, ...) plus everything mined from the corpus once (``mining``):
 index, the word and phrase document-frequency table, the curated expansion clusters, the
 taxonomy terms and the verified master sheet with their vectors. It is built in memory by
 ``Library.from_slides`` (tests, small datasets) or opened from an index directory written
-by ``Library.save`` (``storage``). It also holds the one scope rule: which universes a
-request may see (``resolve_universes``, ``in_scope``, ``scope_mask``). Arrays derived for
-the pipeline live in ``view.LibraryView``.
+by ``Library.save`` (``storage``). It also holds the one scope rule that the engine, HTTP, MCP,
+the CLI, explain and assemble all use: which universes a request names (``resolve_universes``),
+which of them a scoped server lets it see (``scope_within``), and whether a card id or a
+slide row is inside them (``in_scope``, ``scope_mask``). Arrays derived for the pipeline live
+in ``view.LibraryView``.
 """
 
 from __future__ import annotations
@@ -26,11 +28,9 @@ from core.rarity import DocFreqTable
 from core.settings import get_settings
 from slidesearch.config import LexicalConfig
 from slidesearch.library.mining import CLUSTER_CANDIDATES, Progress, mine_clusters, mine_taxonomy, mine_terms
-from slidesearch.library.storage import load_library, save_library
+from slidesearch.library.storage import LibraryError, load_library, save_library
 from slidesearch.model import (
     FOUND_IN,
-    SECTION_INDEX,
-    SECTIONS,
     Slide,
     VerifiedCaseStudy,
     canonical_deck_id,
@@ -39,6 +39,15 @@ from slidesearch.model import (
     search_document,
     snippet,
 )
+from slidesearch.sections import DEFAULT_SECTIONS, SectionTable
+
+
+class OutOfScopeError(ValueError):
+    """A request names universes that lie wholly outside the scope it is served within (a scoped server)."""
+
+    def __init__(self, asked: Sequence[str], scope: Sequence[str]) -> None:
+        self.asked, self.scope = list(asked), list(scope)
+        super().__init__(f"universe(s) {', '.join(self.asked)} are outside this scope; it holds {', '.join(self.scope)}")
 
 
 class UnknownUniverseError(ValueError):
@@ -64,6 +73,7 @@ class Library:
         self.previews: list[str] = []
         self.content_types: list[str] = []
         self.sections: NDArray[np.int8] = np.zeros(0, dtype=np.int8)
+        self.section_table: SectionTable = DEFAULT_SECTIONS
         self.universes: list[str] = []
         self.deck_ids: list[str] = []
         self.deck_names: list[str] = []
@@ -85,6 +95,7 @@ class Library:
         self.master: list[VerifiedCaseStudy] = []
         self.master_vectors: NDArray[np.float32] = np.zeros((0, 0), dtype=np.float32)
         self.embedder_name = ""
+        self.embedder_model = ""
         self._embedder: Embedder | None = None
 
     # ----------------------------------------------------------------- access
@@ -133,6 +144,36 @@ class Library:
             raise UnknownUniverseError(unknown, [s for spellings in known.values() for s in spellings])
         return tuple(dict.fromkeys(s for u in wanted for s in known[u.lower()])) or None
 
+    def scope_within(self, requested: str | Sequence[str] | None,
+                     scope: Sequence[str] | None) -> tuple[str, ...] | None:
+        """The universes a request may search inside ``scope`` (a scoped server's; None: the whole library).
+
+        The request resolved as ``resolve_universes``, intersected with ``scope``; no request means the
+        whole scope. Asking only for universes outside the scope raises ``OutOfScopeError``.
+        """
+        asked = self.resolve_universes(requested)
+        if scope is None:
+            return asked
+        if asked is None:
+            return tuple(scope)
+        allowed = tuple(u for u in asked if u in scope)
+        if not allowed:
+            raise OutOfScopeError(asked, scope)
+        return allowed
+
+    @cached_property
+    def _universe_codes(self) -> tuple[dict[str, int], NDArray[np.int32]]:
+        names: dict[str, int] = {}
+        codes = np.fromiter((names.setdefault(u, len(names)) for u in self.universes), dtype=np.int32, count=self.n)
+        return names, codes
+
+    def scope_mask(self, universes: Sequence[str] | None) -> NDArray[np.bool_]:
+        """Per slide row, whether it is inside ``universes`` (every row when no scope is given): ``in_scope`` by row."""
+        if not universes:
+            return np.ones(self.n, dtype=bool)
+        names, codes = self._universe_codes
+        return np.isin(codes, [names[u] for u in universes if u in names])
+
     def __len__(self) -> int:
         return self.n
 
@@ -160,12 +201,22 @@ class Library:
         return [search_document(t, x, e) for t, x, e in zip(self.titles, self.texts, extras, strict=True)]
 
     def section_of(self, row: int) -> str:
-        return SECTIONS[int(self.sections[row])]
+        return self.section_table.names[int(self.sections[row])]
 
     def embedder(self) -> Embedder:
-        """The embedder the vectors were made with (loaded on first use; queries must use the same one)."""
+        """The embedder the vectors were made with (loaded on first use; queries must use the same one).
+
+        An index records its embedder's model name; a seek whose embedder of that setting is another model
+        (an upgrade changed what ``minilm`` runs) refuses to mix the two with a ``LibraryError`` saying to
+        rebuild, rather than ranking query vectors of one model against slide vectors of another.
+        """
         if self._embedder is None:
-            self._embedder = make_embedder(self.embedder_name)
+            model = make_embedder(self.embedder_name)
+            if self.embedder_model and model.name != self.embedder_model:
+                raise LibraryError(
+                    f"the slide index was embedded with {self.embedder_model}, but this seek's {self.embedder_name!r} "
+                    f"embedder is {model.name}; rebuild the index with `seek slides index`")
+            self._embedder = model
         return self._embedder
 
     # ----------------------------------------------------------------- build
@@ -180,20 +231,24 @@ class Library:
         progress: Progress | None = None,
         batch_size: int = 256,
         lexical: LexicalConfig | None = None,
+        sections: SectionTable = DEFAULT_SECTIONS,
     ) -> Library:
         """Build a library in memory: columns, embeddings, BM25, rarity, clusters, taxonomy and master vectors.
 
         ``embedder`` is an embedder or its name (default: ``settings.embedder``).
         ``progress(stage, done, total)`` is called as the slow stages advance.
         ``lexical`` says how BM25 is built (default ``LexicalConfig()``: whole text, stemmed).
+        ``sections`` is the section table each slide is assigned with (``slidesearch.sections``).
         Duplicate slide ids are an error (the id is the slide's identity everywhere).
         """
         lib = cls()
+        lib.section_table = sections
         if embedder is None:
             embedder = get_settings().embedder
         model = make_embedder(embedder) if isinstance(embedder, str) else embedder
         lib._embedder = model
         lib.embedder_name = embedder if isinstance(embedder, str) else _embedder_key(model)
+        lib.embedder_model = model.name
         lib._fill_columns(list(slides))
         documents = lib.search_documents()
         lib.vectors = _encode(model, lib.snippets, "embed", progress, batch_size)
@@ -233,7 +288,9 @@ class Library:
         self.snippets = [snippet(d) for d in docs]
         self.previews = [card_preview(t, x, d) for t, x, d in zip(self.titles, self.texts, docs, strict=True)]
         self.content_types = [s.content_type for s in slides]
-        self.sections = np.array([SECTION_INDEX[s.section] for s in slides], dtype=np.int8)
+        table = self.section_table
+        self.sections = np.array([table.index[table.section_for(s.content_type, s.title, s.text)] for s in slides],
+                                 dtype=np.int8)
         self.universes = [s.universe for s in slides]
         self.deck_ids = [s.deck_id for s in slides]
         self.deck_names = [s.deck_name for s in slides]
@@ -262,8 +319,10 @@ def _embedder_key(model: Embedder) -> str:
     """The settings name (minilm, minilm-full, fast) of one of our embedders, else the embedder's own name."""
     if model.name.startswith("wordllama"):
         return "fast"
+    if model.name.startswith("minilm-l6-v2-onnx"):
+        return "minilm"
     if model.name.startswith("minilm"):
-        return "minilm" if "int8" in model.name else "minilm-full"
+        return "minilm-torch" if "int8" in model.name else "minilm-full"
     return model.name
 
 

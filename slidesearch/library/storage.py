@@ -16,20 +16,58 @@ from collections import Counter
 from collections.abc import Iterator, Mapping
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
+from numpy.typing import NDArray
 
 from core.lexical import BM25Index
 from core.rarity import DocFreqTable
 from core.settings import get_settings
 from slidesearch.model import FOUND_IN, VerifiedCaseStudy, card_preview
 
-if TYPE_CHECKING:
-    from slidesearch.library.columns import Library
 
-#: Bump when the on-disk layout changes; an index with another version must be rebuilt.
-SCHEMA_VERSION = 1
+class StoredLibrary(Protocol):
+    """What storage writes and reads back: the columns and tables of ``columns.Library`` (matched by shape)."""
+
+    path: Path | None
+    n: int
+    ids: list[str]
+    id_to_row: dict[str, int]
+    titles: list[str]
+    texts: list[str]
+    snippets: list[str]
+    previews: list[str]
+    content_types: list[str]
+    sections: NDArray[np.int8]
+    universes: list[str]
+    deck_ids: list[str]
+    deck_names: list[str]
+    canonical_decks: list[str]
+    folders: list[str]
+    slide_numbers: list[int]
+    deck_years: NDArray[np.float32]
+    deck_dates: list[date | None]
+    source_paths: list[str | None]
+    field_texts: dict[str, list[str]]
+    source_formats: list[str]
+    vectors: NDArray[np.float32]
+    bm25: BM25Index | None
+    rarity: DocFreqTable
+    clusters: dict[str, list[str]]
+    taxonomy: list[str]
+    taxonomy_vectors: NDArray[np.float32]
+    master: list[VerifiedCaseStudy]
+    master_vectors: NDArray[np.float32]
+    embedder_name: str
+    embedder_model: str
+
+
+L = TypeVar("L", bound=StoredLibrary)
+
+#: Bump when the on-disk layout changes; an index with another version must be rebuilt. 2: no FAISS file, the
+#: embedder's model name recorded (``minilm`` moved from torch int8 to ONNX Runtime, whose vectors differ).
+SCHEMA_VERSION = 2
 
 _COLUMN_SEP = "\x00"
 
@@ -84,7 +122,7 @@ class _SqliteCounts(Mapping[str, int]):
 
 
 
-def save_library(lib: Library, directory: Path) -> None:
+def save_library(lib: StoredLibrary, directory: Path) -> None:
     """Write the library into ``directory`` (which must not exist yet; the caller renames it into place)."""
     directory.mkdir(parents=True)
     np.save(directory / "vectors.npy", np.ascontiguousarray(lib.vectors, dtype=np.float32))
@@ -170,12 +208,13 @@ def save_library(lib: Library, directory: Path) -> None:
     (directory / "meta.json").write_text(json.dumps(meta, indent=2))
 
 
-def _metadata(lib: Library) -> dict[str, Any]:
+def _metadata(lib: StoredLibrary) -> dict[str, Any]:
     return {
         "schema_version": SCHEMA_VERSION,
         "n_slides": lib.n,
         "dim": int(lib.vectors.shape[1]) if lib.vectors.ndim == 2 else 0,
         "embedder": lib.embedder_name,
+        "embedder_model": lib.embedder_model,
         "n_docs_rarity": lib.rarity.n_docs,
         "n_clusters": len(lib.clusters),
         "n_cluster_terms": sum(len(v) for v in lib.clusters.values()),
@@ -184,8 +223,10 @@ def _metadata(lib: Library) -> dict[str, Any]:
     }
 
 
-def load_library(lib: Library, path: Path | None = None) -> Library:
-    """Open a saved library (default ``SEEK_HOME/slides/index``); vectors and BM25 are memory-mapped.
+def load_library(lib: L, path: Path | None = None) -> L:
+    """Fill the empty ``lib`` from the saved library at ``path`` (default ``SEEK_HOME/slides/index``).
+
+    Vectors and BM25 are memory-mapped.
 
     A missing index, a missing file or another schema version raises ``LibraryError`` saying to
     run ``seek slides index``.
@@ -214,7 +255,7 @@ def load_library(lib: Library, path: Path | None = None) -> Library:
     return lib
 
 
-def _string_columns(lib: Library) -> dict[str, list[str]]:
+def _string_columns(lib: StoredLibrary) -> dict[str, list[str]]:
     return {
         "ids": lib.ids,
         "deck_ids": lib.deck_ids,
@@ -231,12 +272,12 @@ def _string_columns(lib: Library) -> dict[str, list[str]]:
     }
 
 
-def _added_columns(lib: Library) -> dict[str, list[str]]:
+def _added_columns(lib: StoredLibrary) -> dict[str, list[str]]:
     """Columns added after the first indexes were written; an index without them opens with them empty."""
     return {**{f"field_{name}": texts for name, texts in lib.field_texts.items()}, "source_formats": lib.source_formats}
 
 
-def _save_columns(lib: Library, directory: Path) -> None:
+def _save_columns(lib: StoredLibrary, directory: Path) -> None:
     """Each string column as one UTF-8 file of NUL-separated values: read back with one decode and split.
 
     Columns with few distinct values (decks, folders, universes, types, dates) are stored
@@ -269,7 +310,7 @@ def _read_column(directory: Path, name: str, n: int) -> list[str]:
     return values
 
 
-def _load(lib: Library, path: Path, meta: dict[str, Any]) -> None:
+def _load(lib: StoredLibrary, path: Path, meta: dict[str, Any]) -> None:
     n = int(meta["n_slides"])
     cols = {name: _read_column(path / "columns", name, n) for name in _string_columns(lib)}
     lib.n = n
@@ -321,6 +362,7 @@ def _load(lib: Library, path: Path, meta: dict[str, Any]) -> None:
         for r in master_rows
     ]
     lib.embedder_name = str(meta["embedder"])
+    lib.embedder_model = str(meta.get("embedder_model", ""))
     if len(lib.vectors) != lib.n or len(lib.sections) != lib.n:
         raise ValueError(
             f"{lib.n} slides but {len(lib.vectors)} vectors and {len(lib.sections)} sections"

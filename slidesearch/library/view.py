@@ -24,7 +24,8 @@ from core.lexical import BM25Index
 from core.rarity import DocFreqTable
 from core.text import normalise, punctuation_insensitive
 from slidesearch.library.columns import Library
-from slidesearch.model import SECTIONS, VerifiedCaseStudy
+from slidesearch.model import VerifiedCaseStudy
+from slidesearch.sections import SectionTable
 
 _EMBED_CACHE_SIZE = 4096
 
@@ -90,7 +91,7 @@ class LibraryView:
 
     @property
     def sections(self) -> NDArray[np.int8]:
-        """Each slide's section as its index in ``SECTIONS``."""
+        """Each slide's section as its index in ``section_table``."""
         return self._library.sections
 
     @property
@@ -123,9 +124,14 @@ class LibraryView:
 
     # ------------------------------------------------------------ derived
 
+    @property
+    def section_table(self) -> SectionTable:
+        """The sections the library's slides were assigned with; every stage reads these."""
+        return self._library.section_table
+
     @cached_property
     def section_names(self) -> list[str]:
-        return [SECTIONS[int(i)] for i in self._library.sections]
+        return [self.section_table.names[int(i)] for i in self._library.sections]
 
     @cached_property
     def deck_codes(self) -> tuple[NDArray[np.int32], NDArray[np.int64]]:
@@ -133,16 +139,9 @@ class LibraryView:
         names, codes = _codes(self._library.deck_ids)
         return codes, np.bincount(codes, minlength=len(names))
 
-    @cached_property
-    def _universe_codes(self) -> tuple[dict[str, int], NDArray[np.int32]]:
-        return _codes(self._library.universes)
-
     def scope_mask(self, universes: Sequence[str] | None) -> NDArray[np.bool_]:
-        """True for slides inside the universe scope (everything when no scope is given)."""
-        if not universes:
-            return np.ones(self.n, dtype=bool)
-        names, codes = self._universe_codes
-        return np.isin(codes, [names[u] for u in universes if u in names])
+        """True for slides inside the universe scope (everything when no scope is given): ``Library.scope_mask``."""
+        return self._library.scope_mask(universes)
 
     def master_in_scope(self, index: int, universes: Sequence[str] | None) -> bool:
         """Whether verified row ``index`` may be shown in ``universes`` (the library's one scope rule)."""

@@ -17,7 +17,7 @@ them instead of recomputing.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
-from typing import ClassVar, Protocol
+from typing import Literal, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -75,6 +75,30 @@ class Candidate:
 
 _CANDIDATE_FIELDS = frozenset(f.name for f in fields(Candidate))
 
+LLMPath = Literal["llm", "offline", "fail-open"]
+"""How one call of an LLM step went: the model answered (``llm``); no model was available or the call failed and
+the step's deterministic path ran (``offline``); the call failed and the step failed open (``fail-open``, 04)."""
+
+
+@dataclass(frozen=True)
+class LLMStep:
+    """The paths one LLM step took for a request, once each in order of first use (a step calls once per angle).
+
+    No path: the step needed no call (05 expands without the LLM when a curated cluster fires for every angle).
+    """
+
+    paths: tuple[LLMPath, ...] = ()
+
+    @property
+    def used_model(self) -> bool:
+        """Whether the model answered or was tried and failed (anything but the offline path)."""
+        return any(path != "offline" for path in self.paths)
+
+    def label(self, model_id: str) -> str:
+        """The response's wire form: paths joined by "+", the model's id for ``llm``, "not needed" for none."""
+        return "+".join(model_id if path == "llm" else path for path in self.paths) or "not needed"
+
+
 Cards = tuple[Candidate, ...]
 Groups = dict[str, Cards]
 
@@ -115,7 +139,7 @@ class SearchState:
     classified: SectionChoice = SectionChoice()
     client: str | None = None
     use_case: str | None = None
-    classify_path: str = ""
+    classify_step: LLMStep | None = None
     # 04b exclusion carve-out
     excluded: frozenset[str] = frozenset()
     carved: SectionChoice = SectionChoice()
@@ -123,7 +147,7 @@ class SearchState:
     sections: SectionChoice = SectionChoice()
     # 05 expand
     expansion: tuple[str, ...] = ()
-    expand_path: str = ""
+    expand_step: LLMStep | None = None
     # 06b detect names
     entity_terms: tuple[str, ...] = ()
     entity_rows: frozenset[int] = frozenset()
@@ -146,7 +170,7 @@ class SearchState:
     group_notes: tuple[str, ...] = ()
     blended: Groups | None = None
     quantified_demand: tuple[str, ...] = ()
-    quantified_path: str = ""
+    quantified_step: LLMStep | None = None
     quantified: Groups | None = None
     quantified_notes: tuple[str, ...] = ()
     capped: Groups | None = None
@@ -163,10 +187,13 @@ class SearchState:
         return (*self.angle_notes, *self.pool_notes, *self.group_notes, *self.quantified_notes, *self.cap_notes)
 
     @property
-    def llm_steps(self) -> dict[str, str]:
-        """The path each LLM-backed step took ("offline", a model id, "fail-open", "not needed"), for steps that ran."""
-        steps = {"classify": self.classify_path, "expand": self.expand_path, "quantified": self.quantified_path}
-        return {step: path for step, path in steps.items() if path}
+    def llm_steps(self) -> dict[str, LLMStep]:
+        """The paths each LLM-backed step that ran took, by step name, in pipeline order."""
+        steps = {"classify": self.classify_step, "expand": self.expand_step, "quantified": self.quantified_step}
+        return {name: step for name, step in steps.items() if step is not None}
+
+
+_STATE_FIELDS = frozenset(f.name for f in fields(SearchState))
 
 
 def alive(value: object) -> int:
@@ -190,23 +217,33 @@ class Stage(Protocol):
     """
 
     name: str
-    reads: ClassVar[frozenset[str]]
-    writes: ClassVar[frozenset[str]]
-    output: ClassVar[str | None]
+
+    @property
+    def reads(self) -> frozenset[str]: ...
+
+    @property
+    def writes(self) -> frozenset[str]: ...
+
+    @property
+    def output(self) -> str | None: ...
 
     def run(self, state: SearchState) -> SearchState: ...
 
 
 class Bypass:
-    """A stage left out (an ablation): its candidate output is ``source``'s value, passed on unchanged."""
+    """A stage left out (an ablation): its candidate output is ``source``'s value, passed on unchanged.
 
-    reads: ClassVar[frozenset[str]] = frozenset()
-    writes: ClassVar[frozenset[str]] = frozenset()
+    It declares what it reads (``source``) and fills (the stage's ``output``), so an ablated list
+    still has one producer per field; the stage's other outputs keep their defaults.
+    """
 
     def __init__(self, stage: Stage, source: str) -> None:
         if stage.output is None:
             raise ValueError(f"{stage.name} has no candidate output to pass on")
+        if source not in _STATE_FIELDS:
+            raise ValueError(f"SearchState has no field {source!r}")
         self.name, self.output, self.source = f"{stage.name} (bypassed)", stage.output, source
+        self.reads, self.writes = frozenset({source}), frozenset({stage.output})
 
     def run(self, state: SearchState) -> SearchState:
         return replace(state, **{self.output: getattr(state, self.source)})

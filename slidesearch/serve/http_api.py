@@ -33,15 +33,23 @@ from fastapi import Depends, FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    AfterValidator,
+    AliasChoices,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    model_validator,
+)
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from slidesearch.assemble import MAX_DECK_SLIDES, AssembleError
+from slidesearch.request import RequestError, split_universes
 from slidesearch.response import Explanation, SearchResponse
 from slidesearch.serve.service import (
     MAX_EXPLAIN_IDS,
     MAX_TOP_PER_GROUP,
-    ServiceError,
     SlideService,
     clean_query,
 )
@@ -58,7 +66,9 @@ DEFAULT_WORKERS = 4
 QueryText = Annotated[str | list[str], AfterValidator(clean_query)]
 """A query (one string, or one string per angle of a brief), cleaned and bounded by ``clean_query``."""
 SessionId = Annotated[str | None, Field(default=None, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
-Universes = Annotated[list[Annotated[str, Field(min_length=1, max_length=64)]] | None, Field(default=None, max_length=20)]
+Universes = Annotated[list[Annotated[str, Field(min_length=1, max_length=64)]] | None, Field(default=None, max_length=20),
+                      AfterValidator(split_universes)]
+"""Universes as a list; an item may name several separated by commas, as on the command line."""
 SlideIds = Annotated[list[Annotated[str, Field(min_length=1, max_length=200)]], Field(min_length=1)]
 
 
@@ -93,7 +103,9 @@ class AssembleRequest(BaseModel):
         default=None, max_length=MAX_DECK_SLIDES, description="Slides in deck order.")
     query: QueryText | None = Field(default=None, description="The query the deck answers; alone, it picks the slides.")
     sections: list[str] | None = Field(default=None, max_length=8, description="With query alone: sections to take cards from.")
-    max: int = Field(default=12, ge=1, le=MAX_DECK_SLIDES, description="With query alone: at most this many slides.")
+    max_slides: int = Field(default=12, ge=1, le=MAX_DECK_SLIDES, validation_alias=AliasChoices("max_slides", "max"),
+                            description="With query alone: at most this many slides (the MCP tool's name; "
+                                        "'max' is accepted too).")
     title: str | None = Field(default=None, max_length=200, description="Cover slide and deck title.")
     universes: Universes = None
     session_id: SessionId = None
@@ -230,7 +242,7 @@ def create_app(service: SlideService, *, api_token: str | None = None, workers: 
         detail = [{"loc": list(e.get("loc", ())), "msg": e.get("msg"), "type": e.get("type")} for e in exc.errors()]
         return JSONResponse({"error": _message(list(exc.errors())), "detail": detail}, status_code=422)
 
-    @app.exception_handler(ServiceError)
+    @app.exception_handler(RequestError)
     @app.exception_handler(AssembleError)
     async def _refused(request: Request, exc: ValueError) -> JSONResponse:
         service.count_error(400)
@@ -247,9 +259,13 @@ def create_app(service: SlideService, *, api_token: str | None = None, workers: 
 
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
-    @app.get("/health", summary="Liveness: the library is loaded")
+    @app.get("/health", summary="Liveness: the library is loaded, and whether its index is up to date")
     async def health() -> dict[str, Any]:
-        return {"status": "ok", "slides": service.library.n}
+        return {"status": "ok", "slides": service.library.n, "index": service.freshness()}
+
+    @app.get("/universes", dependencies=guarded, responses=errors, summary="The universes a search may name")
+    async def universes() -> dict[str, Any]:
+        return {"universes": service.searchable_universes()}
 
     @app.get("/stats", dependencies=guarded, responses=errors, summary="Library counts and what was served")
     async def stats() -> dict[str, Any]:
@@ -267,6 +283,8 @@ def create_app(service: SlideService, *, api_token: str | None = None, workers: 
     async def search_get(
         q: Annotated[list[str], Query(description="The query; repeat q for the angles of a brief.")],
         universes: Annotated[str | None, Query(description="Comma-separated universes.")] = None,
+        universe: Annotated[list[str] | None, Query(
+            description="A universe; repeat it, or separate names with commas (the page's address uses it too).")] = None,
         top_per_group: Annotated[int, Query(ge=1, le=MAX_TOP_PER_GROUP)] = 15,
         session_id: Annotated[str | None, Query(max_length=64)] = None,
         channel: str = Depends(channel_of),
@@ -274,7 +292,7 @@ def create_app(service: SlideService, *, api_token: str | None = None, workers: 
         try:
             request = SearchRequest.model_validate({
                 "query": q[0] if len(q) == 1 else q,
-                "universes": [u for u in universes.split(",") if u.strip()] if universes else None,
+                "universes": split_universes([*([universes] if universes else []), *(universe or [])]),
                 "top_per_group": top_per_group, "session_id": session_id,
             })
         except ValidationError as exc:
@@ -291,7 +309,7 @@ def create_app(service: SlideService, *, api_token: str | None = None, workers: 
               responses={**errors, 200: {"content": {PPTX_MEDIA_TYPE: {}}, "description": "The deck"}})
     async def assemble_deck(request: AssembleRequest, channel: str = Depends(channel_of)) -> Response:
         result = await in_thread(
-            service.assemble, request.slide_ids, request.query, sections=request.sections, max_slides=request.max,
+            service.assemble, request.slide_ids, request.query, sections=request.sections, max_slides=request.max_slides,
             title=request.title, universes=request.universes, channel=channel, session_id=request.session_id,
         )
         data = result.data or b""

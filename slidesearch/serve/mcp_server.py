@@ -29,8 +29,9 @@ from pydantic import BaseModel, Field
 
 from core.settings import get_settings
 from slidesearch.assemble import MAX_DECK_SLIDES, AssembledSlide, AssembleError
-from slidesearch.model import SECTIONS
+from slidesearch.request import split_universes
 from slidesearch.response import Explanation, SearchResponse
+from slidesearch.sections import SECTIONS
 from slidesearch.serve.service import MAX_TOP_PER_GROUP, ServiceError, SlideService
 
 SERVER_NAME = "seek-slides"
@@ -110,13 +111,15 @@ def build_mcp_server(service: SlideService, decks_dir: Path | None = None, stdio
               annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False))
     def search_v2(
         query: Annotated[str | list[str], Field(description="The request, or a list of angles for a multi-part brief.")],
-        universes: Annotated[list[str] | None, Field(
-            description="Universes to search (e.g. DAAIS, S&R, EdTech); omit for all the server allows.")] = None,
+        universes: Annotated[list[str] | str | None, Field(
+            description="Universes to search (e.g. DAAIS, S&R, EdTech), a list or comma-separated; omit for all "
+                        "the server allows.")] = None,
         top_per_group: Annotated[int, Field(ge=1, le=MAX_TOP_PER_GROUP, description="Cards per section at most.")] = 15,
         ctx: Context | None = None,
     ) -> SearchResponse:
         try:
-            return service.search(query, universes, top_per_group, channel="mcp", session_id=sessions.of(ctx))
+            return service.search(query, split_universes(universes), top_per_group, channel="mcp",
+                                  session_id=sessions.of(ctx))
         except ServiceError as exc:
             raise refused(exc) from exc
 
@@ -125,12 +128,13 @@ def build_mcp_server(service: SlideService, decks_dir: Path | None = None, stdio
     def explain(
         query: Annotated[str | list[str], Field(description="The query the cards were ranked for, as sent to search_v2.")],
         slide_ids: Annotated[list[str], Field(min_length=1, description="Card ids from search_v2, all visible ones.")],
-        universes: Annotated[list[str] | None, Field(
+        universes: Annotated[list[str] | str | None, Field(
             description="The universes search_v2 was called with, if any.")] = None,
         ctx: Context | None = None,
     ) -> list[Explanation]:
         try:
-            return service.explain(query, slide_ids, universes, channel="mcp", session_id=sessions.of(ctx))
+            return service.explain(query, slide_ids, split_universes(universes), channel="mcp",
+                                   session_id=sessions.of(ctx))
         except ServiceError as exc:
             raise refused(exc) from exc
 
@@ -144,7 +148,8 @@ def build_mcp_server(service: SlideService, decks_dir: Path | None = None, stdio
             description=f"With query alone: sections to take cards from, of {', '.join(SECTIONS)}.")] = None,
         max_slides: Annotated[int, Field(ge=1, le=MAX_DECK_SLIDES, description="With query alone: slide cap.")] = 12,
         title: Annotated[str | None, Field(max_length=200, description="Cover slide and deck title.")] = None,
-        universes: Annotated[list[str] | None, Field(description="Universes (within the server's scope).")] = None,
+        universes: Annotated[list[str] | str | None, Field(
+            description="Universes (within the server's scope), a list or comma-separated.")] = None,
         return_as: Annotated[Literal["path", "base64"], Field(
             description="'path' writes the file on the server's machine; 'base64' returns its bytes.")] = "path",
         ctx: Context | None = None,
@@ -154,7 +159,8 @@ def build_mcp_server(service: SlideService, decks_dir: Path | None = None, stdio
             out = decks / f"deck-{time.strftime('%Y%m%d-%H%M%S')}-{uuid.uuid4().hex[:6]}.pptx"
         try:
             result = service.assemble(slide_ids, query, sections=sections, max_slides=max_slides, title=title,
-                                      universes=universes, out=out, channel="mcp", session_id=sessions.of(ctx))
+                                      universes=split_universes(universes), out=out, channel="mcp",
+                                      session_id=sessions.of(ctx))
         except (ServiceError, AssembleError) as exc:
             raise refused(exc) from exc
         return DeckResult(

@@ -23,44 +23,32 @@ from urllib.parse import quote
 
 from core.settings import get_settings
 from slidesearch.assemble import AssembleResult, assemble, pick_cards
-from slidesearch.library import UnknownUniverseError
-from slidesearch.model import SECTIONS
-from slidesearch.pipeline.query.normalise import clean_angle
+from slidesearch.library import OutOfScopeError, UnknownUniverseError
+from slidesearch.request import Query, RequestError, RequestPolicy
 from slidesearch.response import Explanation, SearchResponse
+from slidesearch.sections import SECTIONS
 from slidesearch.serve.usage_log import UsageLog
 from slidesearch.thumbnails import ThumbnailStore
 
-Query = str | list[str]
+#: The input policy of the default configuration; a service uses its engine's own (``SlideService.policy``).
+DEFAULT_POLICY = RequestPolicy.of()
 
-#: A brief is at most this many angles of this many characters (the seed's longest logged brief was ~300).
-MAX_ANGLES = 8
-MAX_QUERY_CHARS = 1_000
-#: The engine caps a response at 50 cards in all, so a section never needs more.
-MAX_TOP_PER_GROUP = 50
+#: The engine caps a response at 50 cards in all, so a section never needs more (kept for importers).
+MAX_TOP_PER_GROUP = DEFAULT_POLICY.max_top_per_group
 #: "Why this?" is asked for the visible cards, at most the 50 of one response; twice that leaves room.
 MAX_EXPLAIN_IDS = 100
 #: Latencies kept for the /stats percentiles: the most recent requests, enough for a stable p99.
 LATENCY_WINDOW = 2_000
 
 
-class ServiceError(ValueError):
-    """A request the service refuses; the message says what was wrong and what is allowed."""
+#: A request the service refuses, by the input policy or the scope; the message says what was wrong and what
+#: is allowed. The policy's own error under the name the channels have always caught.
+ServiceError = RequestError
 
 
 def clean_query(value: Query) -> Query:
-    """A query with blank angles dropped and surrounding space stripped; empty or over-long is a ServiceError."""
-    if not isinstance(value, str | list) or (isinstance(value, list) and not all(isinstance(a, str) for a in value)):
-        raise ServiceError("the query must be a string or a list of strings (one per angle)")
-    # Blank means no searchable text: whitespace and control characters (a lone NUL) alike.
-    angles = [a.strip() for a in ([value] if isinstance(value, str) else value) if clean_angle(a, MAX_QUERY_CHARS)]
-    if not angles:
-        raise ServiceError("the query is empty; say what you are looking for (one angle per line for a brief)")
-    if len(angles) > MAX_ANGLES:
-        raise ServiceError(f"a brief has at most {MAX_ANGLES} angles, got {len(angles)}")
-    long = [i + 1 for i, a in enumerate(angles) if len(a) > MAX_QUERY_CHARS]
-    if long:
-        raise ServiceError(f"each angle is at most {MAX_QUERY_CHARS} characters; angle(s) {long} are longer")
-    return angles[0] if isinstance(value, str) else angles
+    """The input policy's query check (``RequestPolicy.query``): blanks dropped, empty or not text refused."""
+    return DEFAULT_POLICY.query(value)
 
 
 def thumbnail_url(slide_id: str) -> str:
@@ -84,6 +72,8 @@ class SlideService:
         self.library = engine.library
         self.index_path = index_path
         self.usage_log = usage_log
+        config = getattr(engine, "config", None)
+        self.policy = RequestPolicy.of(config) if config is not None else DEFAULT_POLICY
         self._verified_ids = {row.card_id for row in self.library.master}
         self.scope: list[str] | None = self._canonical(scope, "--universes") if scope else None
         self._lock = threading.Lock()
@@ -104,19 +94,15 @@ class SlideService:
         return list(resolved) if resolved else None
 
     def universes_for(self, requested: Sequence[str] | None) -> list[str] | None:
-        """The universes a call may search: the request intersected with the server scope (None = everything)."""
+        """The universes a call may search: the request within the server scope (``Library.scope_within``)."""
         asked = self._canonical(requested, "universes") if requested else None
-        if self.scope is None:
-            return asked
-        if asked is None:
-            return list(self.scope)
-        allowed = [u for u in asked if u in self.scope]
-        if not allowed:
+        try:
+            allowed = self.library.scope_within(asked, self.scope)
+        except OutOfScopeError as exc:
             raise ServiceError(
-                f"universe(s) {', '.join(asked)} are outside this server's scope; it serves {', '.join(self.scope)}"
-            )
-        return allowed
-
+                f"universe(s) {', '.join(exc.asked)} are outside this server's scope; it serves {', '.join(exc.scope)}"
+            ) from exc
+        return list(allowed) if allowed else None
 
     def check_slide_ids(self, slide_ids: Sequence[str]) -> list[str]:
         """``slide_ids`` deduplicated; unknown or out-of-scope ids are one error listing them."""
@@ -135,9 +121,8 @@ class SlideService:
     def search(self, query: Query, universes: Sequence[str] | None = None, top_per_group: int = 15, *,
                channel: str, session_id: str | None = None) -> SearchResponse:
         """``engine.search_v2`` within the scope; every card re-checked against it; the search logged."""
-        query = clean_query(query)
-        if not 1 <= top_per_group <= MAX_TOP_PER_GROUP:
-            raise ServiceError(f"top_per_group must be between 1 and {MAX_TOP_PER_GROUP}, got {top_per_group}")
+        query = self.policy.query(query)
+        top_per_group = self.policy.top_per_group(top_per_group)
         allowed = self.universes_for(universes)
         started = time.perf_counter()
         response = self.engine.search_v2(query, universes=allowed, top_per_group=top_per_group)
@@ -152,7 +137,7 @@ class SlideService:
     def explain(self, query: Query, slide_ids: Sequence[str], universes: Sequence[str] | None = None, *,
                 channel: str, session_id: str | None = None) -> list[Explanation]:
         """``engine.explain`` for known, in-scope ids (in one batch), the query re-run in the search's scope."""
-        query = clean_query(query)
+        query = self.policy.query(query)
         if not slide_ids:
             raise ServiceError("give at least one slide id to explain")
         if len(slide_ids) > MAX_EXPLAIN_IDS:
@@ -171,7 +156,8 @@ class SlideService:
                  universes: Sequence[str] | None = None, out: Path | None = None, channel: str,
                  session_id: str | None = None) -> AssembleResult:
         """A deck from ``slide_ids``, or from the top cards of ``sections`` for ``query`` (the one-step form)."""
-        query = clean_query(query) if query else None
+        query = self.policy.query(query) if query else None
+        max_slides = self.policy.max_slides(max_slides)
         allowed = self.universes_for(universes)
         started = time.perf_counter()
         if slide_ids:
@@ -236,6 +222,23 @@ class SlideService:
     def count_error(self, status: int) -> None:
         with self._lock:
             self._counts[f"errors_{status // 100}xx"] += 1
+
+    def searchable_universes(self) -> list[str]:
+        """The universes a request may name: the server's scope, else every universe of the library, largest first."""
+        if self.scope is not None:
+            return list(self.scope)
+        sizes = Counter(self.library.universes)
+        return sorted(sizes, key=lambda name: (-sizes[name], name))
+
+    def freshness(self) -> dict[str, Any] | None:
+        """Whether the index on disk is up to date with the ingested library (None for a library in memory)."""
+        from slidesearch.freshness import index_freshness
+
+        path = self.index_path or getattr(self.library, "path", None)
+        if path is None:
+            return None
+        freshness = index_freshness(path)
+        return {"status": freshness.status, "message": freshness.message}
 
     def health(self) -> dict[str, Any]:
         return {"status": "ok", "slides": self.library.n, "embedder": self.library.embedder_name, "scope": self.scope}

@@ -14,11 +14,6 @@ from typing import Any
 
 from tenturns.catalog import Catalog, load_catalog
 
-ASK_ATTRIBUTES = (
-    "category", "material", "color", "size", "style", "brand", "budget", "feature", "use_case", "other",
-)
-"""The attributes the shopper simulator understands; anything else is treated as ``other``."""
-
 
 class BaseAgent:
     """Loads the catalog (shared per process) and keeps one state dict per session."""

@@ -15,12 +15,15 @@ spent in its ``usage``.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from core.settings import Settings
+
+if TYPE_CHECKING:
+    from llm_adapters import LanguageModel
 
 SHORTLIST_DEPTH = 10
 TITLE_CHARS = 160
@@ -61,7 +64,7 @@ def shortlist_prompt(phrases: list[str], items: list[tuple[str, list[tuple[str, 
 class RerankShortlist:
     """Pipeline stage: reorder the top ``depth`` of ``state.order`` with the model, failing open."""
 
-    def __init__(self, model: Any, titles: list[str], depth: int = SHORTLIST_DEPTH) -> None:
+    def __init__(self, model: LanguageModel, titles: list[str], depth: int = SHORTLIST_DEPTH) -> None:
         if depth < 2:
             raise ValueError(f"shortlist depth must be at least 2, got {depth}")
         self.model = model

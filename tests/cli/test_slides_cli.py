@@ -56,9 +56,9 @@ class TestGenerateIngestIndexStats:
         _deck(tmp_path / "decks" / "DAAIS" / "Collateral" / "fraud.pptx", "Fraud detection")
         (tmp_path / "decks" / "broken.pptx").write_bytes(b"not a pptx")
         result = _run("ingest", str(tmp_path / "decks"), "--embedder", "fast")
-        assert result.exit_code == 0, result.output
+        assert result.exit_code == 1, result.output  # the rest is ingested, and the exit code says a file failed
         assert "1 ingested" in _said(result) and "1 failed" in _said(result)
-        assert "broken.pptx" in _said(result)
+        assert "broken.pptx: not a PowerPoint file" in _said(result) and "PackageNotFoundError" not in _said(result)
         stats = json.loads(_run("stats", "--json").stdout)
         assert stats["slides"] == 1 and stats["by_universe"] == {"DAAIS": 1}
 
@@ -66,6 +66,60 @@ class TestGenerateIngestIndexStats:
         result = _run("ingest", "--dataset", "slidevqa", "--no-index", "--json")
         assert result.exit_code == 0, result.output
         assert json.loads(result.stdout)["slides_written"] == 1284
+
+
+class TestIngestSaysWhatHappened:
+    def test_exit_code_is_1_when_every_file_failed(self, tmp_path):
+        (tmp_path / "decks").mkdir()
+        (tmp_path / "decks" / "a.pptx").write_text("a text file named .pptx")
+        (tmp_path / "decks" / "b.pptx").write_bytes(b"PK\x03\x04 a zip cut short")
+        result = _run("ingest", str(tmp_path / "decks"), "--embedder", "fast")
+        assert result.exit_code == 1
+        said = _said(result)
+        assert "a.pptx: not a PowerPoint file" in said and "b.pptx: a damaged (corrupt) PowerPoint file" in said
+
+    def test_files_that_are_not_slides_are_named_without_failing(self, tmp_path):
+        _deck(tmp_path / "decks" / "DAAIS" / "fraud.pptx", "Fraud detection")
+        (tmp_path / "decks" / "notes.pdf").write_bytes(b"%PDF-1.4")
+        (tmp_path / "decks" / "old.ppt").write_bytes(b"\xd0\xcf\x11\xe0 legacy")
+        (tmp_path / "decks" / "notes.txt").write_text("minutes")
+        result = _run("ingest", str(tmp_path / "decks"), "--no-reindex", "--json")
+        report = json.loads(result.stdout)
+        # A .pdf and a .ppt are decks now (PDF text, LibreOffice conversion); these two are damaged, so they fail.
+        assert result.exit_code == 1 and sorted(f["path"].rsplit("/", 1)[-1] for f in report["failures"]) == [
+            "notes.pdf", "old.ppt"]
+        assert [(f["path"].rsplit("/", 1)[-1], f["error"]) for f in report["skipped"]] == [
+            ("notes.txt", "not slides (a .txt file; seek reads .pptx, .pdf, .ppt, .pps, .odp, .key and .jsonl)")]
+
+    def test_universe_from_picks_the_rule_and_a_new_rule_re_reads_unchanged_files(self, tmp_path):
+        _deck(tmp_path / "decks" / "Proposals" / "fraud.pptx", "Fraud detection")
+        for rule, expected in ((None, "Proposals"), ("none", "Library"), ("Sales", "Sales"), ("top-folder", "Proposals")):
+            extra = ["--universe-from", rule] if rule else []
+            assert _run("ingest", str(tmp_path / "decks"), *extra, "--embedder", "fast").exit_code == 0
+            assert json.loads(_run("stats", "--json").stdout)["by_universe"] == {expected: 1}, rule
+        both = _run("ingest", str(tmp_path / "decks"), "--universe", "A", "--universe-from", "none")
+        assert both.exit_code == 1 and "not both" in _said(both)
+
+    def test_no_reindex_leaves_a_stale_index_that_stats_search_and_doctor_name(self, tmp_path):
+        _deck(tmp_path / "decks" / "DAAIS" / "fraud.pptx", "Fraud detection")
+        assert _run("ingest", str(tmp_path / "decks"), "--embedder", "fast").exit_code == 0
+        assert json.loads(_run("stats", "--json").stdout)["freshness"]["status"] == "fresh"
+        _deck(tmp_path / "decks" / "DAAIS" / "pricing.pptx", "Pricing")
+        ingest = _run("ingest", str(tmp_path / "decks"), "--no-reindex")
+        assert ingest.exit_code == 0 and "the index was not rebuilt" in _said(ingest)
+        stats = _run("stats")
+        assert "the index is out of date: 1 added file(s)" in _said(stats)
+        assert json.loads(_run("stats", "--json").stdout)["freshness"]["added"] == 1
+        assert "the index is out of date" in _said(_run("search", "fraud"))
+        doctor = runner.invoke(app, ["doctor", "--no-embedder", "--json"])
+        assert json.loads(doctor.stdout)["index"]["freshness"] == "stale"
+        assert _run("index", "--embedder", "fast").exit_code == 0
+        assert "out of date" not in _said(_run("search", "fraud"))
+
+    def test_the_old_no_index_switch_still_works(self, tmp_path):
+        _deck(tmp_path / "decks" / "DAAIS" / "fraud.pptx", "Fraud detection")
+        result = _run("ingest", str(tmp_path / "decks"), "--no-index")
+        assert result.exit_code == 0 and "indexed" not in _said(result)
 
 
 class TestErrors:

@@ -38,13 +38,22 @@ class TestTurnsEval:
         for text in ("HR@10", "MRR", "MTTC", "TechnicalScore", "efficiency", "buying", "wall"):
             assert text in result.output
 
-    def test_trace_folder_gets_one_file_per_session(self, techjam, few_sessions, tmp_path):
+    @pytest.mark.parametrize("flag", ["--trace-dir", "--trace"])  # --trace: the folder's old name, still accepted
+    def test_trace_folder_gets_one_file_per_session(self, techjam, few_sessions, tmp_path, flag):
         traces = tmp_path / "traces"
         result = runner.invoke(app, ["turns", "eval", "--agent", "baseline", "--catalog",
                                      str(techjam / "catalog_sample.jsonl"), "--sessions", str(few_sessions),
-                                     "--trace", str(traces)])
+                                     flag, str(traces)])
         assert result.exit_code == 0, result.output
         assert len(list(traces.glob("*.json"))) == 12
+
+    def test_progress_bars_count_the_sessions(self, techjam, few_sessions):
+        args = ["turns", "eval", "--agent", "baseline", "--catalog", str(techjam / "catalog_sample.jsonl"),
+                "--sessions", str(few_sessions)]
+        shown = runner.invoke(app, args)
+        assert shown.exit_code == 0 and "playing sessions" in shown.output and "12/12" in shown.output
+        quiet = runner.invoke(app, [*args, "--no-progress"])
+        assert quiet.exit_code == 0 and "playing sessions" not in quiet.output
 
     def test_unknown_agent_and_dataset_are_clear_errors(self):
         result = runner.invoke(app, ["turns", "eval", "--agent", "nope", "--dataset", "public-sample"])

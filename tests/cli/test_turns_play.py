@@ -35,6 +35,23 @@ class TestInteractive:
         assert result.exit_code == 0, result.output
         assert "Crew Socks model 3" in result.output and "found at turn 1, rank 1" in result.output
 
+    def test_the_shopper_sees_the_full_list_and_why_and_no_simulator_jargon(self, catalog):
+        typed = "I'm looking for Men Socks.\nquit\n"
+        result = runner.invoke(app, ["turns", "play", "--catalog", str(catalog)], input=typed)
+        assert result.exit_code == 0, result.output
+        assert all(f"Crew Socks model {i}" in result.output for i in range(5))  # the list, not one item
+        assert "why S" in result.output and "asks about: other" not in result.output
+        assert "nothing like that here" not in result.output
+        scored = runner.invoke(app, ["turns", "play", "--catalog", str(catalog), "--scored-width"], input=typed)
+        assert sum(f"Crew Socks model {i}" in scored.output for i in range(5)) == 1
+
+    def test_says_honestly_when_the_catalog_has_nothing_like_the_request(self, catalog):
+        result = runner.invoke(app, ["turns", "play", "--catalog", str(catalog)],
+                               input="wireless earbuds under 50 dollars\nquit\n")
+        said = " ".join(result.output.split())
+        assert "nothing like that here: no item in this catalog is called 'earbuds', 'wireless'" in said
+        assert "'dollars'" not in said
+
     def test_quit_ends_the_session(self, catalog):
         result = runner.invoke(app, ["turns", "play", "--catalog", str(catalog), "--agent", "baseline"], input="quit\n")
         assert result.exit_code == 0 and "bye." in result.output

@@ -2,8 +2,8 @@ import json
 
 import pytest
 
+from eval.dataset_types import DatasetMissing
 from eval.datasets import (
-    DatasetMissing,
     dataset_suite,
     load_cisi,
     load_cranfield,

@@ -1,11 +1,11 @@
 import base64
 import re
-import shutil
 import subprocess
 
 import numpy as np
 import pytest
 from matplotlib.image import imread
+from system_tools import require_tool
 
 from eval.report import funnel_rows, render_report
 
@@ -46,9 +46,7 @@ class TestFunnelRows:
 
 @pytest.mark.integration
 def test_report_renders_in_headless_chromium(sample_runs, tmp_path):
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    if chromium is None:
-        pytest.skip("chromium not installed (apt-get install -y chromium)")
+    chromium = require_tool("chromium", "chromium-browser", package="chromium")
     page_path, _ = render_report(list(sample_runs), tmp_path / "report.html")
     shot = tmp_path / "shot.png"
     subprocess.run(
@@ -64,3 +62,14 @@ def test_report_renders_in_headless_chromium(sample_runs, tmp_path):
     red = np.all(np.abs(pixels - np.array([0xC6, 0x28, 0x28]) / 255) < 0.06, axis=-1).sum()
     assert green > 500 and red > 500
     assert len(np.unique(pixels.reshape(-1, 3), axis=0)) > 50
+
+
+def test_product_datasets_get_a_by_kind_table(make_dataset, make_run, tmp_path):
+    product = make_dataset("realdecks", [0.5, 0.4], mode="pipeline").model_copy(update={
+        "primary": "product_ndcg@10",
+        "summary": {"n": 2.0, "product_ndcg@10": 0.45, "precision": 0.75, "unjudged_total": 3.0},
+        "per_group": {"paraphrase": {"n": 2.0, "product_ndcg@10": 0.45, "precision": 0.75, "unjudged_total": 3.0}},
+    })
+    page = render_report([make_run("20261201-100000", [product])], tmp_path / "r.html")[0].read_text()
+    assert "Product measure by kind of brief" in page
+    assert "<td>paraphrase</td><td>2</td><td>0.450</td><td>0.750</td><td>3</td>" in page

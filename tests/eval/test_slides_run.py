@@ -1,7 +1,7 @@
 import pytest
 
 from eval.config import SlidesConfig
-from eval.datasets import LabelledQuery, SlidesDataset
+from eval.dataset_types import LabelledQuery, SlidesDataset
 from eval.slides_run import as_slides, default_engine, run_slides_dataset
 from slidesearch.model import Slide, VerifiedCaseStudy
 
@@ -52,6 +52,9 @@ class HardSectionFilter:
     def explain_response(self, response):
         return self.engine.explain_response(response)
 
+    def retrieve(self, query, k=10):
+        return self.engine.retrieve(query, k=k)
+
 
 @pytest.fixture(scope="module")
 def result(tmp_path_factory):
@@ -78,9 +81,38 @@ class TestPipelineRun:
         assert result.trace["stages"][0]["candidates_in"] == len(DOCS)
         assert set(result.per_group) == {"topic", "person"}
 
-    def test_primary_is_ndcg_of_the_cards(self, result):
-        assert result.primary == "ndcg@10"
-        assert all(item.score == item.metrics["ndcg@10"] for item in result.items)
+    def test_primary_is_the_product_ndcg_of_the_cards(self, result):
+        assert result.primary == "product_ndcg@10" and "measure" in result.sources
+        assert all(item.score == item.metrics["product_ndcg@10"] for item in result.items)
+
+    def test_without_a_pool_cards_outside_the_graded_list_are_counted(self, result):
+        for item in result.items:
+            qrels = next(q.qrels for q in QUERIES if q.id == item.id)
+            assert item.metrics["ungraded"] == sum(c.id not in qrels for c in item.cards)
+        assert result.summary["ungraded_total"] == sum(i.metrics["ungraded"] for i in result.items)
+
+    def test_reference_rankers_are_scored_beside_the_answer(self, result):
+        for key in ("minilm_ndcg@10", "retrieve_ndcg@10", "product_minus_minilm"):
+            assert key in result.summary
+        assert {"n", "product_ndcg@10", "cards_shown", "precision"} <= set(result.per_group["topic"])
+
+
+def test_cards_outside_a_judged_pool_are_unjudged_not_wrong(tmp_path, monkeypatch):
+    monkeypatch.setenv("SEEK_HOME", str(tmp_path))
+    pooled = [
+        LabelledQuery(id="fraud", text="fraud detection case study", qrels={"cs-fraud": 3.0},
+                      judged=["cs-fraud", "dash-fraud"], kind="topic"),
+        LabelledQuery(id="absent", text="wind farm project financing", judged=["cap-ai"], kind="absent"),
+    ]
+    dataset = SlidesDataset(name="tiny-pool", mode="pipeline", docs=DOCS, queries=pooled, sources=[])
+    result = run_slides_dataset(dataset, CONFIG)
+    for item in result.items:
+        pool = next(set(q.judged) for q in pooled if q.id == item.id)
+        assert all((c.verdict == "unjudged") == (c.id not in pool) for c in item.cards)
+        assert item.metrics["unjudged"] == sum(c.id not in pool for c in item.cards)
+    absent = next(i for i in result.items if i.id == "absent")
+    assert absent.score is None and "any_note" in absent.metrics
+    assert "absent" in result.per_group and "product_ndcg@10" not in result.per_group["absent"]
 
 
 def test_hard_section_filter_fails_the_zero_result_gate():

@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from eval.datasets import DatasetMissing
+from eval.dataset_types import DatasetMissing
 from eval.topical import TOPICAL_QUERIES, load_slidevqa_topical
 
 

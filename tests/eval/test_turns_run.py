@@ -4,7 +4,7 @@ import statistics
 import pytest
 
 from eval.config import EvalConfig, TurnsConfig
-from eval.datasets import TurnsDatasetInfo, source_file
+from eval.dataset_types import TurnsDatasetInfo, source_file
 from eval.turns_run import agent_options_model, run_turns_dataset, session_score, turns_cost
 
 

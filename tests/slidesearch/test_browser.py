@@ -2,13 +2,12 @@
 
 The API runs under uvicorn on a free loopback port; chromium loads the page,
 runs a search, clicks "Why this?", adds two cards to the deck and downloads it.
-Chromium missing is a failure, not a skip: CI (.ci/run) installs it.
+Chromium missing is a skip saying how to install it, and a failure under CI, whose .ci/run installs it.
 """
 
 import base64
 import itertools
 import json
-import shutil
 import subprocess
 import time
 
@@ -16,6 +15,7 @@ import httpx
 import pytest
 import serve_corpus
 from pptx import Presentation
+from system_tools import require_tool
 from websockets.sync.client import connect
 
 from slidesearch.engine import SlideSearch
@@ -35,11 +35,7 @@ BRIEF = ["fraud detection", "zebrafish"]
 
 
 def _chromium() -> str:
-    found = shutil.which("chromium") or shutil.which("chromium-browser")
-    if found is None:
-        pytest.fail("Debian chromium is not installed: run `apt-get install -y chromium chromium-driver` "
-                    "(.ci/run installs it when absent)")
-    return found
+    return require_tool("chromium", "chromium-browser", package="chromium chromium-driver")
 
 
 def _wait(check, what: str, timeout: float = 30.0):
@@ -190,3 +186,36 @@ def test_search_explain_and_download_a_deck_in_chromium(browser, tmp_path):
     assert (first_search.channel, first_search.query, first_search.explained_ids) == ("page", QUERY, ids)
     assert brief_search.query == BRIEF and first_search.session_id == brief_search.session_id
     assert (tmp_path / "page.png").stat().st_size > 10_000
+
+
+def test_the_address_holds_the_search_so_it_can_be_linked_and_gone_back_to(browser):
+    _, page = browser
+    engine = SlideSearch(serve_corpus.build_library())
+    service = SlideService(engine)
+
+    def card_ids():
+        return page.evaluate("Array.from(document.querySelectorAll('article.card')).map(c => c.dataset.id)")
+
+    with serve_in_thread(create_app(service)) as base:
+        page.send("Page.enable")
+        page.send("Page.navigate", url=f"{base}/?q=customer+analytics&universes=S%26R")
+        scoped = [card.id for card in engine.search_v2(QUERY, ["S&R"]).cards()]
+        _wait(lambda: card_ids() == scoped, "the search named in the address")
+        assert page.evaluate("document.getElementById('query').value") == QUERY
+        assert page.evaluate("document.getElementById('universes').value") == "S&R"
+        placeholder = _wait(lambda: page.evaluate(
+            "(p => p.startsWith('all, or e.g.') && p)(document.getElementById('universes').placeholder)"),
+            "the placeholder naming the library's universes")
+        assert placeholder == "all, or e.g. DAAIS, EdTech, S&R"
+
+        page.evaluate("document.getElementById('query').value = ''; document.getElementById('universes').value = ''")
+        page.click("#query")
+        page.send("Input.insertText", text="\n".join(BRIEF))
+        page.click("#search")
+        brief = [card.id for card in engine.search_v2(BRIEF).cards()]
+        _wait(lambda: card_ids() == brief, "the brief's cards")
+        assert page.evaluate("location.search") == "?q=fraud+detection&q=zebrafish"
+
+        page.evaluate("history.back()")
+        _wait(lambda: card_ids() == scoped, "the earlier search again after going back")
+        assert page.evaluate("document.getElementById('query').value") == QUERY

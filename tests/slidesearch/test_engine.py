@@ -7,10 +7,11 @@ from core.text import punctuation_insensitive
 from llm_adapters import FakeModel, LLMError
 from slidesearch.config import SearchConfig
 from slidesearch.engine import EmptyQueryError, SlideSearch, UnknownUniverseError
-from slidesearch.generate import generate_library
+from slidesearch.generator import generate_library
 from slidesearch.library import Library
 from slidesearch.model import Slide, VerifiedCaseStudy
 from slidesearch.pipeline.answer.quantified import STATES, QuantifiedGate
+from slidesearch.pipeline.query.classify import ClassifyReply
 from slidesearch.pipeline.state import Bypass
 
 SLIDES = 3000
@@ -268,6 +269,15 @@ class TestLLMPaths:
         assert response.llm_steps["classify"] == "fail-open"
         assert len(response.search_types) == 8
         assert response.total_matches > 0
+
+    def test_each_step_names_its_paths_with_the_model_id_and_the_response_names_the_model(self, generated):
+        reply = ClassifyReply(intents=["capability"], search_types=["Data & Analytics"],
+                              answer_sections=["Data & Analytics"])
+        engine = SlideSearch(generated[0], llm=FakeModel([reply, LLMError("down")]))
+        response = engine.search_v2(["customer analytics", "claims dashboards"])
+        assert response.llm_steps["classify"] == "fake:model+fail-open"
+        assert response.llm_steps["quantified"] == "offline"
+        assert response.llm == "fake:model"
 
 
 class TestExplain:

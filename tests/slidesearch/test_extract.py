@@ -1,8 +1,7 @@
 """Text hidden from text frames: pictures (OCR), SmartArt, charts; titles of slides without a title placeholder."""
 
-import shutil
-
 import pytest
+from system_tools import require_tool
 
 from slidesearch.engine import SlideSearch
 from slidesearch.extract.ocr import words_from_tsv
@@ -24,8 +23,7 @@ from tests.visual_decks import (
 
 @pytest.fixture(scope="module")
 def visual_slides(tmp_path_factory):
-    if shutil.which("tesseract") is None:
-        pytest.fail("tesseract is not installed: run `apt-get install -y tesseract-ocr` (.ci/run does)")
+    require_tool("tesseract", package="tesseract-ocr")
     root = tmp_path_factory.mktemp("visual")
     deck, slides = read_pptx(write_visual_deck(root / "Visual.pptx"), root)
     return slides
@@ -129,3 +127,9 @@ def test_a_store_written_before_the_fields_gains_them_empty(tmp_path):
     finally:
         store.close()
     assert slide.title == "t" and slide.notes == "" and slide.source_format == ""
+
+
+def test_ocr_can_be_turned_off(tmp_path, monkeypatch):
+    monkeypatch.setenv("SEEK_OCR", "off")
+    _, slides = read_pptx(write_visual_deck(tmp_path / "Visual.pptx"), tmp_path)
+    assert slides[0].picture_text == "" and slides[1].smartart_text  # the other fields are still read

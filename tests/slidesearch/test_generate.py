@@ -6,15 +6,9 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from slidesearch.generate import (
-    REFERENCE_SLIDES,
-    SPECIAL_COUNTS,
-    TYPE_COUNTS,
-    figure_kinds,
-    generate_library,
-    scaled,
-)
-from slidesearch.generator import vocab
+from slidesearch.generator import generate_library, vocab
+from slidesearch.generator.render import figure_kinds
+from slidesearch.generator.world import REFERENCE_SLIDES, SPECIAL_COUNTS, TYPE_COUNTS, scaled
 from slidesearch.model import Slide, canonical_deck_id, section_for
 
 N = 8_000

@@ -3,7 +3,7 @@ import json
 import numpy as np
 import pytest
 
-from slidesearch.generate import generate_library
+from slidesearch.generator import generate_library
 from slidesearch.index import build_index, default_index_path
 from slidesearch.ingest import ingest_path
 from slidesearch.library import Library
@@ -69,6 +69,6 @@ class TestBuildIndex:
 
 
 def scaled_master(n: int) -> int:
-    from slidesearch.generate import MASTER_ROWS, scaled
+    from slidesearch.generator.world import MASTER_ROWS, scaled
 
     return scaled(MASTER_ROWS, n)

@@ -12,7 +12,8 @@ from slidesearch.library import (
     UnknownUniverseError,
 )
 from slidesearch.library.mining import mine_clusters, mine_taxonomy, mine_terms
-from slidesearch.model import SECTIONS, Slide, VerifiedCaseStudy, slide_document, snippet
+from slidesearch.model import Slide, VerifiedCaseStudy, slide_document, snippet
+from slidesearch.sections import SECTIONS
 
 TOPICS = [
     (
@@ -186,6 +187,18 @@ class TestSaveAndOpen:
         assert opened.master == library.master and opened.embedder_name == "fast"
         assert opened.bm25.top_k(["capital"], 1)[0].tolist() == library.bm25.top_k(["capital"], 1)[0].tolist()
         assert opened.deck_dates == library.deck_dates
+
+    def test_an_index_embedded_by_another_model_is_refused_not_mixed(self, library, tmp_path):
+        library.save(tmp_path / "index")
+        meta_path = tmp_path / "index" / "meta.json"
+        meta = json.loads(meta_path.read_text())
+        assert meta["embedder_model"] == library.embedder_model != ""
+        meta_path.write_text(json.dumps({**meta, "embedder_model": "minilm-l6-v2-int8-t128-q1"}))
+        opened = Library.open(tmp_path / "index")
+        with pytest.raises(LibraryError, match="embedded with minilm-l6-v2-int8-t128-q1.*rebuild"):
+            opened.embedder()
+        meta_path.write_text(json.dumps(meta))
+        assert Library.open(tmp_path / "index").embedder().name == library.embedder_model
 
     def test_missing_index_says_to_run_seek_slides_index(self, tmp_path):
         with pytest.raises(LibraryError, match="seek slides index"):

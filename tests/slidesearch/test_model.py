@@ -4,7 +4,6 @@ import pytest
 from pydantic import ValidationError
 
 from slidesearch.model import (
-    SECTIONS,
     Slide,
     VerifiedCaseStudy,
     canonical_deck_id,
@@ -14,6 +13,7 @@ from slidesearch.model import (
     snippet,
     universe_for,
 )
+from slidesearch.sections import SECTIONS
 
 
 class TestSections:

@@ -6,13 +6,19 @@ import pytest
 from core.lexical import BM25Index
 from core.rarity import DocFreqTable
 from llm_adapters import FakeModel, LLMError
-from slidesearch.expand import WorldReply, cluster_terms, merge_terms, taxonomy_terms, world_terms
-from slidesearch.model import SECTIONS
 from slidesearch.pipeline.answer.coverage import absent_in_scope, coverage_note, uncovered_terms
 from slidesearch.pipeline.query.classify import CaseStudiesSafetyNet, ExclusionCarveOut, excluded_sections
+from slidesearch.pipeline.query.expand import (
+    WorldReply,
+    cluster_terms,
+    merge_terms,
+    taxonomy_terms,
+    world_terms,
+)
 from slidesearch.pipeline.query.names import person_names, rare_phrases, rare_words
 from slidesearch.pipeline.query.normalise import EmptyQueryError, NormaliseAngles, split_angles
-from slidesearch.pipeline.state import SearchState
+from slidesearch.pipeline.state import LLMStep, SearchState, SectionChoice
+from slidesearch.sections import DEFAULT_SECTIONS, SECTIONS
 
 
 class TestNormaliseAngles:
@@ -39,16 +45,16 @@ class TestNormaliseAngles:
             split_angles(["ok", 3], 100, 8)  # type: ignore[list-item]
 
     def test_a_limit_that_changes_the_brief_is_said_in_a_note(self):
-        merged = NormaliseAngles(1000, 8).run(SearchState(angles=tuple(f"angle {i}" for i in range(10))))
+        merged = NormaliseAngles(1000, 8).run(SearchState(query=tuple(f"angle {i}" for i in range(10))))
         assert len(merged.angles) == 8 and "angles 8 to 10 were searched together" in merged.notes[0]
-        cut = NormaliseAngles(100, 8).run(SearchState(angles=("data " * 40 + "capital call",)))
+        cut = NormaliseAngles(100, 8).run(SearchState(query=("data " * 40 + "capital call",)))
         assert "capital" not in cut.angles[0] and "first 100 characters" in cut.notes[0]
-        assert NormaliseAngles(100, 8).run(SearchState(angles=("ok", "OK", "fine"))).notes == ()
+        assert NormaliseAngles(100, 8).run(SearchState(query=("ok", "OK", "fine"))).notes == ()
 
     def test_stage_returns_a_new_state(self):
-        state = SearchState(angles=(" x  y ",))
+        state = SearchState(query=(" x  y ",))
         out = NormaliseAngles(100, 8).run(state)
-        assert out.angles == ("x y",) and state.angles == (" x  y ",)
+        assert out.angles == ("x y",) and state.angles == () and state.query == (" x  y ",)
 
 
 class TestExclusionCarveOut:
@@ -62,7 +68,7 @@ class TestExclusionCarveOut:
         "anything other than case studies", "analytics sans case studies",
     ])
     def test_case_study_exclusions(self, text):
-        assert "Case Studies" in excluded_sections(text)
+        assert "Case Studies" in excluded_sections(text, DEFAULT_SECTIONS)
 
     @pytest.mark.parametrize(("text", "section"), [
         ("analytics without approach and methodology", "Approach & Methodology"),
@@ -74,35 +80,35 @@ class TestExclusionCarveOut:
         ("skip other slides", "Other"),
     ])
     def test_every_section_name_can_be_excluded(self, text, section):
-        assert excluded_sections(text) == {section}
+        assert excluded_sections(text, DEFAULT_SECTIONS) == {section}
 
     def test_a_list_after_one_negation(self):
-        assert excluded_sections("without case studies or pricing") == {"Case Studies", "Commercial & Contract Terms"}
+        assert excluded_sections("without case studies or pricing", DEFAULT_SECTIONS) == {"Case Studies", "Commercial & Contract Terms"}
 
     @pytest.mark.parametrize("text", ["blackrock case studies", "capability gaps with no data migration", "dw/ops case studies",
                                       "case studies where no overview existed before"])
     def test_ordinary_queries_exclude_nothing(self, text):
-        assert "Case Studies" not in excluded_sections(text)
-        assert "Data & Analytics" not in excluded_sections(text)
+        assert "Case Studies" not in excluded_sections(text, DEFAULT_SECTIONS)
+        assert "Data & Analytics" not in excluded_sections(text, DEFAULT_SECTIONS)
 
     def test_excluded_section_leaves_both_lists_and_the_safety_net_stays_off(self):
-        state = SearchState(angles=("fraud without case studies",), search_types=SECTIONS[:4],
-                            answer_sections=SECTIONS[:2])
-        out = CaseStudiesSafetyNet().run(ExclusionCarveOut().run(state))
-        assert "Case Studies" not in out.search_types and "Case Studies" not in out.answer_sections
+        state = SearchState(query=("fraud without case studies",), angles=("fraud without case studies",),
+                            classified=SectionChoice(SECTIONS[:4], SECTIONS[:2]))
+        out = CaseStudiesSafetyNet(DEFAULT_SECTIONS).run(ExclusionCarveOut(DEFAULT_SECTIONS).run(state))
+        assert "Case Studies" not in out.sections.search and "Case Studies" not in out.sections.answer
         assert out.excluded == {"Case Studies"}
 
     def test_safety_net_adds_case_studies_otherwise(self):
-        state = SearchState(angles=("team bios",), search_types=("Team & Credentials",),
-                            answer_sections=("Team & Credentials",))
-        out = CaseStudiesSafetyNet().run(state)
-        assert out.search_types == ("Case Studies", "Team & Credentials") == out.answer_sections
+        state = SearchState(query=("team bios",), angles=("team bios",),
+                            carved=SectionChoice(("Team & Credentials",), ("Team & Credentials",)))
+        out = CaseStudiesSafetyNet(DEFAULT_SECTIONS).run(state)
+        assert out.sections.search == ("Case Studies", "Team & Credentials") == out.sections.answer
 
     def test_excluding_everything_chosen_searches_the_rest(self):
-        state = SearchState(angles=("no case studies",), search_types=("Case Studies",),
-                            answer_sections=("Case Studies",))
-        out = ExclusionCarveOut().run(state)
-        assert out.search_types == tuple(s for s in SECTIONS if s != "Case Studies")
+        state = SearchState(query=("no case studies",), angles=("no case studies",),
+                            classified=SectionChoice(("Case Studies",), ("Case Studies",)))
+        out = ExclusionCarveOut(DEFAULT_SECTIONS).run(state)
+        assert out.carved.search == tuple(s for s in SECTIONS if s != "Case Studies")
 
 
 def _table() -> DocFreqTable:
@@ -156,7 +162,7 @@ class TestExpansion:
             return np.array([[0.9, 0.436] if t == "close" else [0.3, 0.954] for t in texts], dtype=np.float32)
 
         model = FakeModel([WorldReply(terms=["close", "far"])])
-        assert world_terms("q", angle, model, embed, 0.5) == (["close"], "fake:model")
+        assert world_terms("q", angle, model, embed, 0.5) == (["close"], "llm")
 
     def test_world_terms_fall_back_to_none_on_failure(self):
         model = FakeModel([LLMError("down")])
@@ -199,7 +205,21 @@ class TestCoverage:
 
 
 def test_stages_do_not_mutate_their_input():
-    state = SearchState(angles=("no case studies",), search_types=SECTIONS, answer_sections=SECTIONS)
+    state = SearchState(query=("no case studies",), angles=("no case studies",),
+                        classified=SectionChoice(SECTIONS, SECTIONS))
     before = replace(state)
-    ExclusionCarveOut().run(state)
+    ExclusionCarveOut(DEFAULT_SECTIONS).run(state)
     assert state == before
+
+
+class TestLLMStep:
+    def test_the_wire_form_names_the_model_for_its_answers_and_joins_paths(self):
+        assert LLMStep(("llm", "fail-open")).label("anthropic:m") == "anthropic:m+fail-open"
+        assert LLMStep(("offline",)).label("anthropic:m") == "offline"
+
+    def test_a_step_without_calls_was_not_needed_and_used_no_model(self):
+        assert LLMStep().label("anthropic:m") == "not needed" and not LLMStep().used_model
+
+    def test_only_the_offline_path_leaves_the_model_unused(self):
+        assert not LLMStep(("offline",)).used_model
+        assert LLMStep(("offline", "fail-open")).used_model and LLMStep(("llm",)).used_model

@@ -1,75 +1,96 @@
 from dataclasses import replace
-from datetime import date
 
 import numpy as np
 import pytest
-from slidesearch.pipeline.context import SearchContext
 
-from llm_adapters import OfflineModel
+from core.fusion import ranks_of
+from core.rarity import scaled_threshold
 from slidesearch.config import SearchConfig
-from slidesearch.library import Library
+from slidesearch.library import Library, LibraryView
 from slidesearch.model import Slide
 from slidesearch.pipeline.query.names import DetectNames
 from slidesearch.pipeline.rank.boost import BoostPass
-from slidesearch.pipeline.rank.multipliers import Multipliers, folder_kinds, hold_below_primary
-from slidesearch.pipeline.rank.prefilter import Prefilter
+from slidesearch.pipeline.rank.multipliers import (
+    EntityFactor,
+    Multipliers,
+    Weights,
+    folder_kinds,
+    hold_below_primary,
+)
+from slidesearch.pipeline.rank.prefilter import AllSlides, Prefilter
 from slidesearch.pipeline.rank.primary import (
+    DenseScores,
+    Fusion,
     PrimaryPass,
     deck_context,
     fuse_angles,
     pool_dense_scores,
-    ranks_of,
 )
-from slidesearch.pipeline.state import Candidate, SearchState
+from slidesearch.pipeline.state import Candidate, SearchState, SectionChoice
 
-ROWS = [
-    ("DAAIS", "/DAAIS/Sales/Collateral", "Customer analytics dashboard", "NPS and revenue per account", "dashboard"),
-    ("DAAIS", "/DAAIS/Clients/Acme", "Fraud detection for a bank", "Cut fraud losses by 23%", "case_study"),
-    ("DAAIS", "/DAAIS/Sales", "BlackRock partnership", "Data engineering for BlackRock", "content"),
-    ("EdTech", "/EdTech/Sales", "Learning analytics", "Student engagement analytics", "content"),
-    ("DAAIS", "/DAAIS/Sales/Team", "Leadership team", "Anand S, chief data scientist", "team"),
-    ("DAAIS", "/DAAIS/Sales", "Agenda", "Agenda", "agenda"),
-    ("S&R", "/S&R/Sales", "Capital call notice automation", "Automated capital call notices", "content"),
-    ("DAAIS", "/DAAIS/Sales", "Cloud migration", "Moved 300 workloads to the cloud", "content"),
-]
+CONFIG = SearchConfig()
 
 
-@pytest.fixture(scope="module")
-def context() -> SearchContext:
-    slides = [Slide(slide_id=f"s{i}", deck_id=f"d{i}", deck_name=f"Deck {i}.pptx", folder=folder, title=title,
-                    text=text, content_type=ctype, universe=universe, deck_date=date(2020 + i % 5, 1, 1))
-              for i, (universe, folder, title, text, ctype) in enumerate(ROWS)]
-    return SearchContext(Library.from_slides(slides, embedder="fast"), SearchConfig(), OfflineModel())
+def _state(view, query, **fields):
+    return SearchState(query=(query,), angles=(query,), query_vectors=view.embed([query]), **fields)
 
 
-def _state(context, query, **fields):
-    return SearchState(angles=(query,), query_vectors=context.embed([query]), **fields)
+def _dense(view, query, pool, **fields):
+    """A state as 07 leaves it: the angle's (and expansion terms') cosines over ``pool``."""
+    return DenseScores(view).run(_state(view, query, pool=np.asarray(pool, dtype=np.int64), **fields))
+
+
+def _primary(view, config=CONFIG):
+    return PrimaryPass(view, Fusion.from_config(config), config.deck_context)
 
 
 class TestDetectNames:
-    def test_rare_word_widens_with_its_literal_matches_in_scope(self, context):
-        out = DetectNames(context).run(_state(context, "blackrock case studies"))
-        assert out.entity_terms == ("blackrock",) and out.entity_rows == {2}
-        scoped = DetectNames(context).run(_state(context, "blackrock case studies", universes=("EdTech",)))
+    def test_rare_word_widens_with_its_literal_matches_in_scope(self, small_view, rows):
+        detect = DetectNames(small_view, scaled_threshold(small_view.n))
+        out = detect.run(_state(small_view, "blackrock case studies"))
+        assert out.entity_terms == ("blackrock",) and out.entity_rows == set(rows("blackrock"))
+        scoped = detect.run(_state(small_view, "blackrock case studies", universes=("EdTech",)))
         assert scoped.entity_rows == frozenset()
 
 
 class TestPrefilter:
-    def test_pool_is_search_types_in_scope_plus_entity_matches(self, context):
-        state = _state(context, "q", search_types=("Case Studies",), universes=("DAAIS",), entity_rows=frozenset({2}))
-        out = Prefilter(context).run(state)
-        assert out.pool.tolist() == [1, 2]
+    def test_pool_is_search_types_in_scope_plus_entity_matches(self, small_view, small_slides, rows):
+        state = _state(small_view, "q", sections=SectionChoice(("Case Studies",)), universes=("DAAIS",),
+                       entity_rows=frozenset(rows("blackrock")))
+        out = Prefilter(small_view).run(state)
+        daais_case_studies = [s.slide_id for s in small_slides if s.section == "Case Studies" and s.universe == "DAAIS"]
+        other_case_studies = [s.slide_id for s in small_slides if s.section == "Case Studies" and s.universe != "DAAIS"]
+        assert daais_case_studies and other_case_studies
+        assert out.pool.tolist() == sorted(rows(*daais_case_studies, "blackrock"))
 
-    def test_empty_section_choice_falls_back_to_every_slide_in_scope(self, context):
-        out = Prefilter(context).run(_state(context, "q", search_types=(), universes=("S&R",)))
-        assert out.pool.tolist() == [6] and out.notes
+    def test_empty_section_choice_falls_back_to_every_slide_in_scope(self, small_view, small_slides, rows):
+        out = Prefilter(small_view).run(_state(small_view, "q", sections=SectionChoice(), universes=("S&R",)))
+        assert out.pool.tolist() == sorted(rows(*(s.slide_id for s in small_slides if s.universe == "S&R")))
+        assert out.notes
+
+    def test_retrieval_pool_is_every_slide_in_scope_whatever_its_section(self, small_view, small_slides, rows):
+        out = AllSlides(small_view).run(_state(small_view, "q", universes=("EdTech",)))
+        assert out.pool.tolist() == sorted(rows(*(s.slide_id for s in small_slides if s.universe == "EdTech")))
+        assert AllSlides(small_view).run(_state(small_view, "q")).pool.tolist() == list(range(small_view.n))
+
+
+class TestDenseScores:
+    def test_angle_and_term_columns_are_the_plain_cosines(self, small_view):
+        pool = np.array([0, 5, 12, 30])
+        out = _dense(small_view, "fraud", pool, expansion=("capital call", "churn"))
+        vectors = np.asarray(small_view.vectors)
+        assert np.allclose(out.angle_cosines[:, 0], vectors[pool] @ small_view.embed(["fraud"])[0], atol=1e-6)
+        assert np.allclose(out.term_cosines, vectors[pool] @ small_view.embed(["capital call", "churn"]).T, atol=1e-6)
+
+    def test_no_expansion_means_no_term_columns(self, small_view):
+        assert _dense(small_view, "fraud", np.arange(4)).term_cosines is None
 
 
 class TestPrimaryPass:
-    def test_exact_dense_scores_match_a_plain_product(self, context):
-        vectors = np.asarray(context.library.vectors)
-        q = context.embed(["fraud"])
-        for pool in (np.array([1, 3]), np.arange(8)):
+    def test_exact_dense_scores_match_a_plain_product(self, small_view):
+        vectors = np.asarray(small_view.vectors)
+        q = small_view.embed(["fraud"])
+        for pool in (np.array([1, 3]), np.arange(small_view.n)):
             assert np.allclose(pool_dense_scores(vectors, pool, q)[:, 0], vectors[pool] @ q[0])
 
     def test_ranks_count_strictly_higher_scores(self):
@@ -77,73 +98,87 @@ class TestPrimaryPass:
         assert ranks_of(scores, np.array([0, 1, 2])).tolist() == [4.0, 1.0, 3.0]
 
     @pytest.mark.parametrize("fusion", ["blend", "rrf", "dense_rrf"])
-    def test_every_fusion_ranks_the_obvious_match_first(self, context, fusion):
-        ctx = SearchContext(context.library, SearchConfig(primary_fusion=fusion), context.model)
-        state = _state(ctx, "capital call notice automation", pool=np.arange(8))
-        out = PrimaryPass(ctx).run(state)
-        assert out.candidates[0].row == 6
-        assert all(c.primary > 0 and c.score == c.primary for c in out.candidates)
+    def test_every_fusion_ranks_the_obvious_match_first(self, small_view, rows, fusion):
+        state = _dense(small_view, "capital call notice automation", np.arange(small_view.n))
+        out = _primary(small_view, SearchConfig(primary_fusion=fusion)).run(state)
+        assert out.primary[0].row == rows("capital-call")[0]
+        assert all(c.primary > 0 and c.score == c.primary for c in out.primary)
 
-    def test_each_candidate_carries_its_cosine_with_its_angle(self, context):
-        state = _state(context, "capital call notice automation", pool=np.arange(8))
-        out = PrimaryPass(context).run(state)
-        vectors = np.asarray(context.library.vectors)
-        q = context.embed(["capital call notice automation"])[0]
-        for c in out.candidates:
+    def test_each_candidate_carries_its_cosine_with_its_angle(self, small_view):
+        state = _dense(small_view, "capital call notice automation", np.arange(small_view.n))
+        out = _primary(small_view).run(state)
+        vectors = np.asarray(small_view.vectors)
+        q = small_view.embed(["capital call notice automation"])[0]
+        assert out.primary
+        for c in out.primary:
             assert c.cosine == pytest.approx(float(vectors[c.row] @ q), abs=1e-5)
 
     def test_a_slide_no_voter_retrieved_is_not_a_candidate(self):
         dense = np.array([[0.9], [0.1], [0.5]])
         bm25 = np.array([[0.0], [0.0], [2.0]])
-        fused = fuse_angles(dense, bm25, np.zeros(0, dtype=np.int64), SearchConfig(primary_depth=1))
+        fused = fuse_angles(dense, bm25, np.zeros(0, dtype=np.int64), Fusion.from_config(SearchConfig(primary_depth=1)))
         assert set(fused) == {0, 2}
 
     def test_entity_rows_are_always_candidates(self):
         dense = np.array([[0.9], [0.1], [0.5]])
-        fused = fuse_angles(dense, np.zeros((3, 1)), np.array([1]), SearchConfig(primary_depth=1,
-                            primary_fusion="rrf"))
-        assert 1 in fused
+        fusion = Fusion.from_config(SearchConfig(primary_depth=1, primary_fusion="rrf"))
+        assert 1 in fuse_angles(dense, np.zeros((3, 1)), np.array([1]), fusion)
 
 
 class TestBoostPass:
-    def test_boost_is_capped_and_zero_primary_slides_stay_below_every_primary_hit(self, context):
-        cands = (Candidate(row=0, section="Data & Analytics", primary=0.5, fusion=0.5, score=0.5),
-                 Candidate(row=7, section="Capabilities & Overview", primary=0.1, fusion=0.1, score=0.1))
-        state = _state(context, "customer analytics", pool=np.arange(8), candidates=cands,
+    def test_boost_is_capped_and_zero_primary_slides_stay_below_every_primary_hit(self, small_view, rows):
+        dash, cloud = rows("customer-dashboard", "cloud-workloads")
+        cands = (Candidate(row=dash, section="Data & Analytics", primary=0.5, fusion=0.5, score=0.5),
+                 Candidate(row=cloud, section="Capabilities & Overview", primary=0.1, fusion=0.1, score=0.1))
+        state = _dense(small_view, "customer analytics", np.arange(small_view.n), primary=cands,
                        expansion=("fraud detection", "capital call", "student engagement"))
-        out = BoostPass(context).run(state)
-        by_row = {c.row: c for c in out.candidates}
-        for row in (0, 7):
-            assert by_row[row].fusion <= by_row[row].primary * 1.35 + 1e-12
-        weakest = min(c.fusion for c in out.candidates if c.primary > 0)
-        extra = [c for c in out.candidates if c.primary == 0]
+        boost = BoostPass(small_view, Fusion.from_config(CONFIG), CONFIG.boost_cap, CONFIG.zero_primary_share)
+        out = boost.run(state)
+        by_row = {c.row: c for c in out.boosted}
+        for row in (dash, cloud):
+            assert by_row[row].fusion <= by_row[row].primary * (1 + CONFIG.boost_cap) + 1e-12
+        weakest = min(c.fusion for c in out.boosted if c.primary > 0)
+        extra = [c for c in out.boosted if c.primary == 0]
         assert extra and all(c.fusion < weakest for c in extra)
+        assert out.primary == cands
+
+    def test_no_expansion_passes_the_primary_list_on(self, small_view, rows):
+        cands = (Candidate(row=rows("blackrock")[0], primary=0.5, fusion=0.5, score=0.5),)
+        state = _dense(small_view, "blackrock", np.arange(small_view.n), primary=cands)
+        boost = BoostPass(small_view, Fusion.from_config(CONFIG), CONFIG.boost_cap, CONFIG.zero_primary_share)
+        assert boost.run(state).boosted == cands
 
 
 class TestMultipliers:
-    def test_every_factor_is_kept_and_multiplies_to_the_score(self, context):
-        cands = (Candidate(row=0, section="Data & Analytics", primary=0.5, fusion=0.5),
-                 Candidate(row=5, section="Other", primary=0.4, fusion=0.4))
-        seeded = SearchContext(context.library, SearchConfig(folder_strength=1.0), context.model)
-        out = Multipliers(seeded).run(_state(context, "q", intents=("capability",), candidates=cands,
-                                             entity_rows=frozenset({0})))
-        dash = next(c for c in out.candidates if c.row == 0)
-        assert (dash.folder, dash.type, dash.entity) == (3.0, 1.3, 1.5)
-        assert dash.score == pytest.approx(0.5 * dash.folder * dash.type * dash.recency * dash.entity)
-        agenda = next(c for c in out.candidates if c.row == 5)
-        assert agenda.type == SearchConfig().low_content_weight
-        assert out.scored == out.candidates
+    def _weights(self, **config):
+        return Weights.from_config(SearchConfig(**config))
 
-    def test_folder_strength_zero_ignores_folders(self, context):
-        cands = (Candidate(row=0, section="Data & Analytics", primary=0.5, fusion=0.5),)
-        out = Multipliers(context).run(_state(context, "q", intents=("capability",), candidates=cands))
-        assert out.candidates[0].folder == 1.0
+    def test_every_factor_is_kept_and_multiplies_to_the_score(self, small_view, rows):
+        dash, agenda = rows("customer-dashboard", "customer-agenda")
+        cands = (Candidate(row=dash, section="Data & Analytics", primary=0.5, fusion=0.5),
+                 Candidate(row=agenda, section="Other", primary=0.4, fusion=0.4))
+        state = _state(small_view, "q", intents=("capability",), boosted=cands, entity_rows=frozenset({dash}))
+        out = Multipliers(small_view, self._weights(folder_strength=1.0)).run(state)
+        card = next(c for c in out.scored if c.row == dash)
+        assert (card.folder, card.type, card.entity) == (3.0, 1.3, 1.5)
+        assert card.score == pytest.approx(0.5 * card.folder * card.type * card.recency * card.entity)
+        low = next(c for c in out.scored if c.row == agenda)
+        assert low.type == SearchConfig().low_content_weight
+        assert out.boosted == cands
 
-    def test_recency_is_mild_and_newest_is_highest(self, context):
-        cands = tuple(Candidate(row=r, section="x", primary=1.0, fusion=1.0) for r in range(5))
-        out = Multipliers(context).run(_state(context, "q", candidates=cands))
-        rec = {c.row: c.recency for c in out.candidates}
-        assert rec[4] == pytest.approx(1.25) and rec[0] == pytest.approx(1.0)
+    def test_folder_strength_zero_ignores_folders(self, small_view, rows):
+        cands = (Candidate(row=rows("customer-dashboard")[0], section="Data & Analytics", primary=0.5, fusion=0.5),)
+        out = Multipliers(small_view, self._weights()).run(_state(small_view, "q", intents=("capability",), boosted=cands))
+        assert out.scored[0].folder == 1.0
+
+    def test_recency_is_mild_and_newest_is_highest(self, small_view, rows):
+        ids = ("team-anand", "fraud-draft-overview", "customer-dashboard", "cloud-workloads")  # 2020, 2022, 2024, none
+        cands = tuple(Candidate(row=r, section="x", primary=1.0, fusion=1.0) for r in rows(*ids))
+        out = Multipliers(small_view, self._weights()).run(_state(small_view, "q", boosted=cands))
+        rec = {c.row: c.recency for c in out.scored}
+        oldest, middle, newest, undated = rows(*ids)
+        assert rec[newest] == pytest.approx(1.25) and rec[oldest] == pytest.approx(1.0)
+        assert rec[middle] == pytest.approx(1.125) and rec[undated] == 1.0
 
     def test_boost_only_slides_are_held_below_the_weakest_primary_hit(self):
         cands = [Candidate(row=0, primary=0.1, score=0.1), Candidate(row=1, primary=0.0, score=0.5),
@@ -159,34 +194,30 @@ class TestMultipliers:
     def test_folder_kinds_are_every_kind_the_path_names(self, folder, kinds):
         assert folder_kinds(folder) == kinds
 
-    def test_a_case_study_folder_inside_collateral_gets_the_case_study_weight(self):
-        slides = [Slide(slide_id="cs", deck_id="d1", folder="/DAAIS/Sales/Collateral/Case Studies", title="Acme",
-                        text="Acme churn", content_type="content"),
-                  Slide(slide_id="tc", deck_id="d2", folder="/DAAIS/Sales/Collateral/Technology Capabilities",
-                        title="Churn", text="Churn models", content_type="content")]
-        ctx = SearchContext(Library.from_slides(slides, embedder="fast"), SearchConfig(folder_strength=1.0),
-                            OfflineModel())
-        cands = tuple(Candidate(row=r, section="x", primary=1.0, fusion=1.0) for r in range(2))
-        out = Multipliers(ctx).run(_state(ctx, "q", intents=("case_study",), candidates=cands))
-        assert [c.folder for c in out.candidates] == [3.0, 1.3]
+    def test_a_case_study_folder_inside_collateral_gets_the_case_study_weight(self, small_view, rows):
+        # cs-claims sits in /DAAIS/Sales/Collateral/Case Studies, fraud-v1-overview in /DAAIS/Sales/Collateral.
+        cands = tuple(Candidate(row=r, section="x", primary=1.0, fusion=1.0)
+                      for r in rows("cs-claims", "fraud-v1-overview"))
+        state = _state(small_view, "q", intents=("case_study",), boosted=cands)
+        out = Multipliers(small_view, self._weights(folder_strength=1.0)).run(state)
+        folder = {c.row: c.folder for c in out.scored}
+        assert [folder[r] for r in rows("cs-claims", "fraud-v1-overview")] == [3.0, 1.3]
 
 
-def test_stages_return_new_states(context):
-    state = _state(context, "blackrock", search_types=("Case Studies",))
+def test_stages_return_new_states(small_view):
+    state = _state(small_view, "blackrock", sections=SectionChoice(("Case Studies",)))
     before = replace(state)
-    DetectNames(context).run(state)
-    Prefilter(context).run(state)
+    DetectNames(small_view, scaled_threshold(small_view.n)).run(state)
+    Prefilter(small_view).run(state)
     assert state == before
 
 
 class TestEntityFactor:
     def test_only_the_entity_factor_applies(self):
-        from slidesearch.pipeline.rank.multipliers import EntityFactor
-
         cands = (Candidate(row=0, primary=0.5, fusion=0.5), Candidate(row=1, primary=0.4, fusion=0.4))
-        out = EntityFactor(1.5).run(SearchState(angles=("q",), candidates=cands, entity_rows=frozenset({1})))
-        assert [(c.row, c.score) for c in out.candidates] == [(1, pytest.approx(0.6)), (0, 0.5)]
-        assert all(c.folder == c.type == c.recency == 1.0 for c in out.candidates)
+        out = EntityFactor(1.5).run(SearchState(query=("q",), angles=("q",), primary=cands, entity_rows=frozenset({1})))
+        assert [(c.row, c.score) for c in out.scored] == [(1, pytest.approx(0.6)), (0, 0.5)]
+        assert all(c.folder == c.type == c.recency == 1.0 for c in out.scored)
 
 
 class TestCandidateEvolve:
@@ -202,28 +233,27 @@ class TestCandidateEvolve:
 
 
 @pytest.fixture(scope="module")
-def decks() -> SearchContext:
+def decks() -> LibraryView:
     rows = [("a", "Fraud detection"), ("a", "Fraud rules"), ("a", "Fraud alerts"),
             ("b", "Fraud detection"), ("b", "Office map"), ("b", "Parking")]
     slides = [Slide(slide_id=f"s{i}", deck_id=deck, title=title, text=title) for i, (deck, title) in enumerate(rows)]
-    return SearchContext(Library.from_slides(slides, embedder="fast"), SearchConfig(deck_context=0.2), OfflineModel())
+    return LibraryView(Library.from_slides(slides, embedder="fast"))
 
 
 class TestDeckContext:
     def test_lift_is_the_weight_times_the_mean_of_the_deck_mates(self, decks):
         fused = {0: 1.0, 1: 0.8, 2: 0.6, 3: 1.0}
-        lift = deck_context(decks, np.arange(6), fused)
+        lift = deck_context(decks.deck_codes, 0.2, np.arange(6), fused)
         assert lift[0] == pytest.approx(0.2 * (0.8 + 0.6) / 2)
         assert lift[3] == pytest.approx(0.0)  # its deck-mates have no primary score
 
     def test_a_slide_whose_deck_is_on_topic_outranks_an_isolated_equal_hit(self, decks):
-        out = PrimaryPass(decks).run(_state(decks, "fraud detection", pool=np.arange(6)))
-        by_row = {c.row: c for c in out.candidates}
+        out = _primary(decks, SearchConfig(deck_context=0.2)).run(_dense(decks, "fraud detection", np.arange(6)))
+        by_row = {c.row: c for c in out.primary}
         assert by_row[0].deck > by_row[3].deck >= 0
         assert by_row[0].primary - by_row[0].deck == pytest.approx(by_row[3].primary - by_row[3].deck, abs=1e-6)
-        assert [c.row for c in out.candidates].index(0) < [c.row for c in out.candidates].index(3)
+        assert [c.row for c in out.primary].index(0) < [c.row for c in out.primary].index(3)
 
     def test_zero_weight_turns_it_off(self, decks):
-        ctx = SearchContext(decks.library, SearchConfig(deck_context=0.0), decks.model)
-        out = PrimaryPass(ctx).run(_state(ctx, "fraud detection", pool=np.arange(6)))
-        assert all(c.deck == 0.0 for c in out.candidates)
+        out = _primary(decks, SearchConfig(deck_context=0.0)).run(_dense(decks, "fraud detection", np.arange(6)))
+        assert out.primary and all(c.deck == 0.0 for c in out.primary)

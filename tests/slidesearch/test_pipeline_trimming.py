@@ -1,21 +1,36 @@
-from types import SimpleNamespace
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
-from slidesearch.config import SearchConfig
+from slidesearch.library import LibraryView
+from slidesearch.model import Slide
 from slidesearch.pipeline.answer.caps import Caps
 from slidesearch.pipeline.answer.group import GroupSections
 from slidesearch.pipeline.answer.order import OrderSections
 from slidesearch.pipeline.answer.slot import EntitySlot
-from slidesearch.pipeline.state import Candidate, SearchState
+from slidesearch.pipeline.state import Candidate, SearchState, SectionChoice
 from slidesearch.pipeline.trim.deckcap import GlobalDeckCap
 from slidesearch.pipeline.trim.dedup import ExactDedup, NearDuplicateDedup
 from slidesearch.pipeline.trim.floor import RelevanceFloor
+from slidesearch.sections import DEFAULT_SECTIONS
+
+#: Three versions of one canonical deck ("fraud analytics"), then slides of seven other decks.
+DECK_IDS = ("fraud-v1-overview", "fraud-final-overview", "fraud-draft-overview", "blackrock", "acme-case",
+            "team-anand", "cloud-workloads", "capital-call", "learning-analytics", "awards-gartner")
 
 
-def _context(**library):
-    return SimpleNamespace(library=SimpleNamespace(**library), config=SearchConfig())
+@pytest.fixture(scope="module")
+def r(small_library, rows) -> list[int]:
+    """Library rows by position in DECK_IDS: r[0..2] share a canonical deck, every other one is its own deck."""
+    found = rows(*DECK_IDS)
+    decks = [small_library.canonical_decks[row] for row in found]
+    assert len(set(decks[:3])) == 1 and len(set(decks)) == len(decks) - 2
+    return found
+
+
+def _state(angles=("q",), **fields):
+    return SearchState(query=tuple(angles), angles=tuple(angles), **fields)
 
 
 def _cands(scores, section="Case Studies"):
@@ -23,46 +38,54 @@ def _cands(scores, section="Case Studies"):
 
 
 class TestExactDedup:
-    def test_lower_scored_copy_with_the_same_normalised_text_is_dropped(self):
-        ctx = _context(snippets=["Data & Analytics Partner", "data &  analytics partner ", "something else"])
-        out = ExactDedup(ctx).run(SearchState(angles=("q",), candidates=_cands([0.5, 0.9, 0.1])))
-        assert [c.row for c in out.candidates] == [1, 2]
+    def test_lower_scored_copy_with_the_same_normalised_text_is_dropped(self, small_view, rows):
+        copy, original, other = rows("fraud-v1-overview", "fraud-final-overview", "blackrock")
+        assert small_view.snippets[copy] != small_view.snippets[original]  # equal only once normalised
+        cands = tuple(Candidate(row=row, section="x", score=s) for row, s in ((copy, 0.5), (original, 0.9), (other, 0.1)))
+        out = ExactDedup(small_view).run(_state(scored=cands))
+        assert [c.row for c in out.unique] == [original, other]
 
 
 class TestNearDuplicateDedup:
-    def test_a_chain_of_near_copies_collapses_to_its_best(self):
+    def test_a_chain_of_near_copies_collapses_to_its_best(self, vector_library):
         # A~B and B~C at >= 0.90 while A~C is below: a greedy walk would keep A and C.
         angles = (0.0, 0.4, 0.8, np.pi / 2)
         vectors = np.array([[np.cos(t), np.sin(t)] for t in angles], dtype=np.float32)
         assert float(vectors[0] @ vectors[2]) < 0.9 <= float(vectors[0] @ vectors[1])
-        ctx = SimpleNamespace(library=SimpleNamespace(vectors=vectors), config=SearchConfig())
-        out = NearDuplicateDedup(ctx).run(SearchState(angles=("q",), candidates=_cands([0.9, 0.8, 0.7, 0.1])))
-        assert [c.row for c in out.candidates] == [0, 3]
+        slides = [Slide(slide_id=name, deck_id=name, title=name, text=f"slide {name}") for name in "abcd"]
+        view = LibraryView(vector_library(slides, vectors))
+        out = NearDuplicateDedup(view, 0.9).run(_state(unique=_cands([0.9, 0.8, 0.7, 0.1])))
+        assert [c.row for c in out.distinct] == [0, 3]
+
+    def test_a_reworded_copy_in_another_version_of_the_deck_is_dropped(self, small_view, rows):
+        final, first, other = rows("fraud-final-alerts", "fraud-v1-alerts", "customer-dashboard")
+        cands = tuple(Candidate(row=row, section="x", score=s) for row, s in ((final, 0.9), (first, 0.8), (other, 0.7)))
+        out = NearDuplicateDedup(small_view, 0.9).run(_state(unique=cands))
+        assert [c.row for c in out.distinct] == [final, other]
 
 
 class TestGlobalDeckCap:
-    def test_a_canonical_deck_appears_at_most_twice_in_the_whole_response(self):
-        ctx = _context(canonical_decks=["deck a", "deck a", "deck a", "deck b"])
-        cands = (Candidate(row=0, section="Case Studies", score=0.9), Candidate(row=1, section="Other", score=0.8),
-                 Candidate(row=2, section="Data & Analytics", score=0.7), Candidate(row=3, section="Other", score=0.1))
-        out = GlobalDeckCap(ctx).run(SearchState(angles=("q",), candidates=cands))
-        assert [c.row for c in out.candidates] == [0, 1, 3]
+    def test_a_canonical_deck_appears_at_most_twice_in_the_whole_response(self, small_view, r):
+        cands = (Candidate(row=r[0], section="Case Studies", score=0.9), Candidate(row=r[1], section="Other", score=0.8),
+                 Candidate(row=r[2], section="Data & Analytics", score=0.7), Candidate(row=r[3], section="Other", score=0.1))
+        out = GlobalDeckCap(small_view.canonical_decks, 2).run(_state(distinct=cands))
+        assert [c.row for c in out.deck_capped] == [r[0], r[1], r[3]]
 
 
 class TestRelevanceFloor:
     def test_drops_everything_below_the_share_of_the_best(self):
-        out = RelevanceFloor(0.15).run(SearchState(angles=("q",), candidates=_cands([1.0, 0.2, 0.149, 0.15])))
-        assert [c.score for c in out.candidates] == [1.0, 0.2, 0.15]
+        out = RelevanceFloor(0.15).run(_state(deck_capped=_cands([1.0, 0.2, 0.149, 0.15])))
+        assert [c.score for c in out.floored] == [1.0, 0.2, 0.15]
 
     def test_each_angle_is_floored_against_its_own_best(self):
         cands = (Candidate(row=0, section="x", score=1.0, angle=0), Candidate(row=1, section="x", score=0.3, angle=1),
                  Candidate(row=2, section="x", score=0.2, angle=1), Candidate(row=3, section="x", score=0.1, angle=0))
-        state = SearchState(angles=("a", "b"), answer_sections=("x",), candidates=cands)
-        assert [c.row for c in RelevanceFloor(0.5).run(state).candidates] == [0, 1, 2]
+        state = _state(("a", "b"), deck_capped=cands)
+        assert [c.row for c in RelevanceFloor(0.5).run(state).floored] == [0, 1, 2]
 
     def test_never_empties_a_nonempty_list(self):
-        out = RelevanceFloor(0.99).run(SearchState(angles=("q",), candidates=_cands([1e-9])))
-        assert len(out.candidates) == 1
+        out = RelevanceFloor(0.99).run(_state(deck_capped=_cands([1e-9])))
+        assert len(out.floored) == 1
 
     def test_rejects_a_share_outside_zero_to_one(self):
         with pytest.raises(ValueError):
@@ -74,101 +97,105 @@ class TestRelevanceFloor:
         cands = (Candidate(row=0, section="x", score=1.0, cosine=0.60, angle=0),
                  Candidate(row=1, section="x", score=0.9, cosine=0.30, angle=0),
                  Candidate(row=2, section="x", score=0.8, cosine=0.50, angle=0))
-        state = SearchState(angles=("q",), candidates=cands)
-        assert [c.row for c in RelevanceFloor(0.5, cosine_share=0.8).run(state).candidates] == [0, 2]
-        assert [c.row for c in RelevanceFloor(0.5).run(state).candidates] == [0, 1, 2]
+        state = _state(deck_capped=cands)
+        assert [c.row for c in RelevanceFloor(0.5, cosine_share=0.8).run(state).floored] == [0, 2]
+        assert [c.row for c in RelevanceFloor(0.5).run(state).floored] == [0, 1, 2]
 
     def test_a_slide_holding_a_literal_entity_term_is_exempt_from_the_cosine_share(self):
         cands = (Candidate(row=0, section="x", score=1.0, cosine=0.60, angle=0),
                  Candidate(row=1, section="x", score=0.9, cosine=0.10, angle=0))
-        state = SearchState(angles=("q",), candidates=cands, entity_rows=frozenset({1}))
-        assert [c.row for c in RelevanceFloor(0.5, cosine_share=0.8).run(state).candidates] == [0, 1]
+        state = _state(deck_capped=cands, entity_rows=frozenset({1}))
+        assert [c.row for c in RelevanceFloor(0.5, cosine_share=0.8).run(state).floored] == [0, 1]
 
     def test_the_best_scoring_slide_survives_a_cosine_share_it_misses(self):
         cands = (Candidate(row=0, section="x", score=1.0, cosine=0.20, angle=0),
                  Candidate(row=1, section="x", score=0.1, cosine=0.60, angle=0))
-        state = SearchState(angles=("q",), candidates=cands)
-        assert [c.row for c in RelevanceFloor(0.5, cosine_share=0.8).run(state).candidates] == [0]
+        state = _state(deck_capped=cands)
+        assert [c.row for c in RelevanceFloor(0.5, cosine_share=0.8).run(state).floored] == [0]
 
     def test_without_a_cosine_share_a_negative_cosine_costs_nothing(self):
         cands = (Candidate(row=0, section="x", score=1.0, cosine=0.5, angle=0),
                  Candidate(row=1, section="x", score=0.9, cosine=-0.05, angle=0))
-        state = SearchState(angles=("q",), candidates=cands)
-        assert [c.row for c in RelevanceFloor(0.5).run(state).candidates] == [0, 1]
+        state = _state(deck_capped=cands)
+        assert [c.row for c in RelevanceFloor(0.5).run(state).floored] == [0, 1]
 
     def test_cosine_share_is_per_angle(self):
         cands = (Candidate(row=0, section="x", score=1.0, cosine=0.70, angle=0),
                  Candidate(row=1, section="x", score=0.9, cosine=0.35, angle=1),
                  Candidate(row=2, section="x", score=0.9, cosine=0.30, angle=1))
-        state = SearchState(angles=("a", "b"), candidates=cands)
-        assert [c.row for c in RelevanceFloor(0.5, cosine_share=0.8).run(state).candidates] == [0, 1, 2]
+        state = _state(("a", "b"), deck_capped=cands)
+        assert [c.row for c in RelevanceFloor(0.5, cosine_share=0.8).run(state).floored] == [0, 1, 2]
 
 
 class TestGroupSections:
-    def _ctx(self, n):
-        return _context(canonical_decks=["deck"] * 3 + [f"d{i}" for i in range(3, n)])
+    def _group(self, view, angles, answer_sections, cands, named=()):
+        state = _state(angles, sections=SectionChoice(answer=tuple(answer_sections)), floored=cands,
+                       entity_rows=frozenset(named))
+        return GroupSections(view.section_table, view.canonical_decks, 2).run(state)
 
-    def test_only_answer_sections_get_headings_with_two_slides_per_deck(self):
-        cands = _cands([0.9, 0.8, 0.7, 0.6]) + (Candidate(row=4, section="Other", score=0.95),)
-        state = SearchState(angles=("q",), answer_sections=("Case Studies",), candidates=cands)
-        out = GroupSections(self._ctx(5)).run(state)
-        assert list(out.groups) == ["Case Studies"]
-        assert [c.row for c in out.groups["Case Studies"]] == [0, 1, 3]
+    def test_only_answer_sections_get_headings_with_two_slides_per_deck(self, small_view, r):
+        cands = (*(Candidate(row=r[i], section="Case Studies", score=s) for i, s in enumerate([0.9, 0.8, 0.7, 0.6])),
+                 Candidate(row=r[4], section="Other", score=0.95))
+        out = self._group(small_view, ("q",), ("Case Studies",), cands)
+        assert list(out.grouped) == ["Case Studies"]
+        assert [c.row for c in out.grouped["Case Studies"]] == [r[0], r[1], r[3]]
 
-    def test_when_no_candidate_is_in_an_answer_section_their_own_sections_are_shown(self):
-        state = SearchState(angles=("q",), answer_sections=("Case Studies",),
-                            candidates=(Candidate(row=0, section="Other", score=1.0),))
-        out = GroupSections(self._ctx(1)).run(state)
-        assert [c.row for c in out.groups["Other"]] == [0]
+    def test_when_no_candidate_is_in_an_answer_section_their_own_sections_are_shown(self, small_view, r):
+        out = self._group(small_view, ("q",), ("Case Studies",), (Candidate(row=r[0], section="Other", score=1.0),))
+        assert [c.row for c in out.grouped["Other"]] == [r[0]]
         assert out.notes
 
-    def test_an_angle_with_no_headed_slide_gets_its_own_sections_holding_only_its_slides(self):
+    def _grouped_then_slotted(self, view, r, angles, answer_sections, cands, named):
+        """13 then 14b, with 13's groups handed to 14b as they are (no verified blend, gate or caps between)."""
+        cands = tuple(c.evolve(row=r[c.row]) for c in cands)
+        grouped = self._group(view, angles, answer_sections, cands, [r[n] for n in named])
+        out = EntitySlot(view).run(replace(grouped, scored=cands, capped=grouped.grouped))
+        back = {row: n for n, row in enumerate(r)}
+        return {s: [back[c.row] for c in cards] for s, cards in out.slotted.items() if cards}, out.notes
+
+    def test_an_angle_with_no_headed_slide_gets_its_own_sections_holding_only_its_slides(self, small_view, r):
         cands = (Candidate(row=3, section="Team & Credentials", score=0.9, angle=0),
                  Candidate(row=4, section="Capabilities & Overview", score=0.8, angle=0),
                  Candidate(row=5, section="Capabilities & Overview", score=0.7, angle=1))
-        groups, notes = self._grouped_then_slotted(("our team", "pricing"), ("Team & Credentials",), cands, ())
+        groups, notes = self._grouped_then_slotted(small_view, r, ("our team", "pricing"), ("Team & Credentials",),
+                                                   cands, ())
         assert groups == {"Capabilities & Overview": [5], "Team & Credentials": [3]}
         assert any('"pricing"' in note and '"our team"' not in note for note in notes)
 
-    def test_no_extra_heading_when_every_angle_has_a_headed_slide(self):
+    def test_no_extra_heading_when_every_angle_has_a_headed_slide(self, small_view, r):
         cands = (Candidate(row=3, section="Team & Credentials", score=0.9, angle=0),
                  Candidate(row=4, section="Capabilities & Overview", score=0.8, angle=1),
                  Candidate(row=5, section="Team & Credentials", score=0.7, angle=1))
-        groups, notes = self._grouped_then_slotted(("a", "b"), ("Team & Credentials",), cands, ())
+        groups, notes = self._grouped_then_slotted(small_view, r, ("a", "b"), ("Team & Credentials",), cands, ())
         assert list(groups) == ["Team & Credentials"] and not notes
 
-    def _grouped_then_slotted(self, angles, answer_sections, cands, named):
-        state = SearchState(angles=angles, answer_sections=answer_sections, candidates=cands, scored=cands,
-                            entity_rows=frozenset(named))
-        out = EntitySlot(self._ctx(10)).run(GroupSections(self._ctx(10)).run(state))
-        return {s: [c.row for c in cards] for s, cards in out.groups.items() if cards}, out.notes
-
-    def test_an_angle_of_named_slides_only_is_left_to_the_guaranteed_slot(self):
+    def test_an_angle_of_named_slides_only_is_left_to_the_guaranteed_slot(self, small_view, r):
         cands = (Candidate(row=3, section="Team & Credentials", score=0.9, angle=0),
                  Candidate(row=5, section="Other", score=0.7, angle=1))
-        groups, notes = self._grouped_then_slotted(("a", "acme"), ("Team & Credentials",), cands, {5})
+        groups, notes = self._grouped_then_slotted(small_view, r, ("a", "acme"), ("Team & Credentials",), cands, {5})
         assert groups == {"Team & Credentials": [3, 5]} and not notes
 
-    def test_an_angle_is_not_left_to_the_slot_when_a_headed_slide_already_holds_a_name(self):
+    def test_an_angle_is_not_left_to_the_slot_when_a_headed_slide_already_holds_a_name(self, small_view, r):
         # 14b does nothing when the top section holds a named slide, so the second angle needs its own heading.
         cands = (Candidate(row=1, section="Case Studies", score=0.9, angle=0),
                  Candidate(row=2, section="Capabilities & Overview", score=0.6, angle=1))
-        groups, notes = self._grouped_then_slotted(("acme case studies", "pricing"), ("Case Studies",), cands, {1, 2})
+        groups, notes = self._grouped_then_slotted(small_view, r, ("acme case studies", "pricing"), ("Case Studies",),
+                                                   cands, {1, 2})
         assert groups == {"Case Studies": [1], "Capabilities & Overview": [2]} and '"pricing"' in notes[-1]
 
-    def test_an_angle_with_a_named_and_an_unnamed_slide_is_shown(self):
+    def test_an_angle_with_a_named_and_an_unnamed_slide_is_shown(self, small_view, r):
         cands = (Candidate(row=1, section="Case Studies", score=0.9, angle=0),
                  Candidate(row=2, section="Commercial & Contract Terms", score=0.6, angle=1),
                  Candidate(row=3, section="Capabilities & Overview", score=0.5, angle=1))
-        groups, _ = self._grouped_then_slotted(("acme case studies", "blackrock pricing"), ("Case Studies",),
-                                               cands, {1, 2})
+        groups, _ = self._grouped_then_slotted(small_view, r, ("acme case studies", "blackrock pricing"),
+                                               ("Case Studies",), cands, {1, 2})
         assert groups == {"Case Studies": [1], "Capabilities & Overview": [3], "Commercial & Contract Terms": [2]}
 
-    def test_the_guaranteed_slot_goes_under_a_chosen_heading_not_one_opened_for_another_angle(self):
+    def test_the_guaranteed_slot_goes_under_a_chosen_heading_not_one_opened_for_another_angle(self, small_view, r):
         cands = (Candidate(row=1, section="Other", score=0.9, angle=0),
                  Candidate(row=2, section="Capabilities & Overview", score=0.6, angle=1))
-        groups, _ = self._grouped_then_slotted(("blackrock", "data platform"), ("Team & Credentials", "Case Studies"),
-                                               cands, {1})
+        groups, _ = self._grouped_then_slotted(small_view, r, ("blackrock", "data platform"),
+                                               ("Team & Credentials", "Case Studies"), cands, {1})
         assert groups == {"Case Studies": [1], "Capabilities & Overview": [2]}
 
 
@@ -176,27 +203,27 @@ class TestCaps:
     def test_section_cap_then_global_cap_keeps_the_globally_best(self):
         groups = {"Case Studies": _cands([0.9 - i * 0.01 for i in range(20)]),
                   "Other": _cands([0.5 - i * 0.01 for i in range(20)], "Other")}
-        out = Caps(15, 20).run(SearchState(angles=("q",), groups=groups))
-        assert len(out.groups["Case Studies"]) == 15 and len(out.groups["Other"]) == 5
-        assert min(c.score for c in out.groups["Case Studies"]) > max(c.score for c in out.groups["Other"])
+        out = Caps(15, 20).run(_state(quantified=groups))
+        assert len(out.capped["Case Studies"]) == 15 and len(out.capped["Other"]) == 5
+        assert min(c.score for c in out.capped["Case Studies"]) > max(c.score for c in out.capped["Other"])
 
     def test_top_per_group_below_the_cap_wins(self):
-        out = Caps(15, 50).run(SearchState(angles=("q",), top_per_group=2, groups={"Other": _cands([3, 2, 1])}))
-        assert len(out.groups["Other"]) == 2
+        out = Caps(15, 50).run(_state(top_per_group=2, quantified={"Other": _cands([3, 2, 1])}))
+        assert len(out.capped["Other"]) == 2
 
     def test_top_per_group_above_the_cap_is_held_at_the_cap(self):
-        out = Caps(15, 50).run(SearchState(angles=("q",), top_per_group=99, groups={"Other": _cands([1] * 30)}))
-        assert len(out.groups["Other"]) == 15
+        out = Caps(15, 50).run(_state(top_per_group=99, quantified={"Other": _cands([1] * 30)}))
+        assert len(out.capped["Other"]) == 15
         assert out.notes == ("a section shows at most 15 cards; 99 per section were asked for",)
 
     def test_no_cap_note_when_nothing_was_cut_by_it(self):
-        out = Caps(15, 50).run(SearchState(angles=("q",), top_per_group=99, groups={"Other": _cands([1] * 5)}))
-        assert len(out.groups["Other"]) == 5 and out.notes == ()
+        out = Caps(15, 50).run(_state(top_per_group=99, quantified={"Other": _cands([1] * 5)}))
+        assert len(out.capped["Other"]) == 5 and out.notes == ()
 
 
 class TestOrderSections:
     def test_sections_by_best_score_and_empty_ones_last(self):
         groups = {"Case Studies": _cands([0.2]), "Other": (), "Data & Analytics": _cands([0.1, 0.9])}
-        out = OrderSections().run(SearchState(angles=("q",), groups=groups))
+        out = OrderSections(DEFAULT_SECTIONS).run(_state(slotted=groups))
         assert list(out.groups) == ["Data & Analytics", "Case Studies", "Other"]
         assert [c.score for c in out.groups["Data & Analytics"]] == [0.9, 0.1]

@@ -9,6 +9,7 @@ from pathlib import Path
 import anyio
 import pytest
 import serve_corpus
+from answers import assert_same_answer
 from mcp import Client, StdioServerParameters
 from pptx import Presentation
 
@@ -73,9 +74,9 @@ class TestUnscopedServer:
         engine = SlideSearch.open(index)
         expected = engine.search_v2(["fraud detection", "regulatory compliance"])
         assert not search.is_error
-        assert search.structured_content == expected.model_dump(mode="json")
+        assert_same_answer(search.structured_content, expected.model_dump(mode="json"))
         explained = [e.model_dump(mode="json") for e in engine.explain(["fraud detection", "regulatory compliance"], ids)]
-        assert explain.structured_content == {"result": explained}
+        assert_same_answer(explain.structured_content, {"result": explained})
 
         assert not deck.is_error
         prs = Presentation(io.BytesIO(base64.b64decode(deck.structured_content["base64"])))
@@ -146,7 +147,7 @@ class TestStreamableHttpTransport:
 
             search, ids, explain = anyio.run(session)
 
-        assert search.structured_content == engine.search_v2("customer analytics", ["S&R"]).model_dump(mode="json")
+        assert_same_answer(search.structured_content, engine.search_v2("customer analytics", ["S&R"]).model_dump(mode="json"))
         assert ids and all(engine.library.universes[engine.library.id_to_row[i]] == "S&R" for i in ids)
         assert [e["slide_id"] for e in explain.structured_content["result"]] == ids
         (record,) = log.records()

@@ -96,14 +96,18 @@ class TestCalls:
         assert record.query == ["fraud detection", "regulatory compliance"] and record.slide_ids == _ids(response)
         assert record.explained_ids == shown and record.channel == "http" and record.latency_ms > 0
 
-    def test_empty_and_oversized_queries_are_refused(self, engine):
+    def test_empty_queries_and_out_of_range_numbers_are_refused(self, engine):
         service = SlideService(engine)
         with pytest.raises(ServiceError, match="query is empty"):
             service.search(["  ", ""], channel="test")
-        with pytest.raises(ServiceError, match="at most 1000 characters"):
-            service.search("x" * 1001, channel="test")
-        with pytest.raises(ServiceError, match="top_per_group"):
+        with pytest.raises(ServiceError, match="top_per_group must be between 1 and 50"):
             service.search("analytics", top_per_group=0, channel="test")
+        with pytest.raises(ServiceError, match="max_slides must be between 1 and 200"):
+            service.assemble(query="analytics", max_slides=201, channel="test")
+
+    def test_an_oversized_query_is_searched_cut_with_a_note(self, engine):
+        response = SlideService(engine).search("analytics " * 150, channel="test")
+        assert any("first 1,000 characters" in note for note in response.notes)
 
     def test_verified_rows_can_be_explained(self, engine):
         service = SlideService(engine)

@@ -1,5 +1,6 @@
 from slidesearch.library import Library
-from slidesearch.model import SECTIONS, Slide
+from slidesearch.model import Slide
+from slidesearch.sections import SECTIONS
 from slidesearch.stats import library_stats
 
 

@@ -5,11 +5,11 @@ pictures under the token and scope; the page shows them on the cards in chromium
 
 import base64
 import json
-import shutil
 import time
 
 import httpx
 import pytest
+from system_tools import require_tool
 
 from slidesearch.engine import SlideSearch
 from slidesearch.extract.convert import convert
@@ -28,10 +28,9 @@ TOKEN = "s3cret"
 
 @pytest.fixture(scope="module")
 def decks(tmp_path_factory):
-    for tool in ("soffice", "pdftoppm", "tesseract"):
-        if shutil.which(tool) is None:
-            pytest.fail(f"{tool} is not installed: apt-get install -y libreoffice-impress-nogui poppler-utils "
-                        "tesseract-ocr (.ci/run does)")
+    for tool, package in (("soffice", "libreoffice-impress-nogui"), ("pdftoppm", "poppler-utils"),
+                          ("tesseract", "tesseract-ocr")):
+        require_tool(tool, package=package)
     root = tmp_path_factory.mktemp("visual-library")
     folder = root / "decks" / "Sales"
     pptx = write_visual_deck(folder / "Visual.pptx")

@@ -85,6 +85,14 @@ class TestEvaluateAgent:
         assert report.per_session[0].best_rank == 3
         assert report.technical_score == round(0.5 + 0.3 * 0.333333 + 0.2 * 0.9, 6)
 
+    def test_progress_is_called_once_per_session_after_the_build(self, techjam, public_rows):
+        rows = _first(public_rows, "browsing", 3)
+        calls = []
+        evaluate_agent(_factory(targets=["x"], turn=99), techjam / "catalog_sample.jsonl", rows,
+                       progress=lambda stage, done, total: calls.append((stage, done, total)))
+        assert calls == [("build", 0, 1), ("build", 1, 1), ("sessions", 0, 3), ("sessions", 1, 3),
+                         ("sessions", 2, 3), ("sessions", 3, 3)]
+
     def test_a_session_that_never_hits_counts_eleven(self, techjam, public_rows):
         rows = _first(public_rows, "browsing", 1)
         report = evaluate_agent(_factory(targets=["not-the-target"], turn=99), techjam / "catalog_sample.jsonl", rows)

@@ -1,4 +1,4 @@
-"""Spec step 13 (grouping): the eight sections, only those with a heading, at most 2 slides per deck in each."""
+"""Spec step 13 (grouping): the sections, only those with a heading, at most 2 slides per deck in each."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import ClassVar
 
-from slidesearch.model import SECTIONS
 from slidesearch.pipeline.state import Cards, SearchState
 from slidesearch.pipeline.trim.deckcap import cap_per_deck
+from slidesearch.sections import SectionTable
 
 
 class GroupSections:
@@ -35,18 +35,19 @@ class GroupSections:
     writes: ClassVar[frozenset[str]] = frozenset({"grouped", "group_notes"})
     output: ClassVar[str | None] = "grouped"
 
-    def __init__(self, canonical_decks: Sequence[str], deck_cap: int) -> None:
+    def __init__(self, table: SectionTable, canonical_decks: Sequence[str], deck_cap: int) -> None:
         if deck_cap < 1:
             raise ValueError(f"the per-section deck cap must be at least 1, got {deck_cap}")
-        self.canonical_decks, self.deck_cap = canonical_decks, deck_cap
+        self.table, self.canonical_decks, self.deck_cap = table, canonical_decks, deck_cap
 
     def run(self, state: SearchState) -> SearchState:
         candidates = state.floored
-        headed = [s for s in SECTIONS if s in state.sections.answer] or list(SECTIONS)
+        names = self.table.names
+        headed = [s for s in names if s in state.sections.answer] or list(names)
         notes: tuple[str, ...] = ()
         named = any(c.row in state.entity_rows for c in candidates)
         if candidates and not named and not any(c.section in headed for c in candidates):
-            headed = [s for s in SECTIONS if any(c.section == s for c in candidates)]
+            headed = [s for s in names if any(c.section == s for c in candidates)]
             notes = (*notes, "nothing matched in the sections asked for; showing the sections that did match")
         missed = self._unheaded_angles(state, candidates, headed) if len(state.angles) > 1 else set()
         if missed:
@@ -58,7 +59,7 @@ class GroupSections:
                 tuple(c for c in candidates if c.section == section and (section in headed or c.angle in missed)),
                 self.canonical_decks, self.deck_cap,
             )
-            for section in SECTIONS if section in headed or section in extra
+            for section in names if section in headed or section in extra
         }
         return replace(state, grouped=groups, group_notes=notes)
 

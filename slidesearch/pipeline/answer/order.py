@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import ClassVar
 
-from slidesearch.model import SECTIONS
 from slidesearch.pipeline.state import SearchState
+from slidesearch.sections import SectionTable
 
 
 class OrderSections:
@@ -17,10 +17,13 @@ class OrderSections:
     writes: ClassVar[frozenset[str]] = frozenset({"groups"})
     output: ClassVar[str | None] = "groups"
 
+    def __init__(self, table: SectionTable) -> None:
+        self.table = table
+
     def run(self, state: SearchState) -> SearchState:
         if state.slotted is None:
             return replace(state, groups=None)
         groups = {s: tuple(sorted(cards, key=lambda c: -c.score)) for s, cards in state.slotted.items()}
         order = sorted(groups, key=lambda s: (not groups[s], -(groups[s][0].score if groups[s] else 0.0),
-                                              SECTIONS.index(s)))
+                                              self.table.index[s]))
         return replace(state, groups={s: groups[s] for s in order})

@@ -1,5 +1,5 @@
-"""Spec step 13 (quantified-claim gate): when the brief demands a dollar, percent or FTE figure, Case Studies
-keeps only rows whose own text states that kind of figure.
+"""Spec step 13 (quantified-claim gate): when the brief demands a dollar, percent or FTE figure, the case-studies
+section keeps only rows whose own text states that kind of figure.
 
 The demand is read by a separate LLM call (seed: deliberately not folded into classify)
 or, offline or on failure, by a deterministic pattern. The check on each row is always a
@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from pydantic import BaseModel
 
+from llm_adapters import LanguageModel
 from slidesearch.library.view import LibraryView
-from slidesearch.pipeline.state import Candidate, SearchState
+from slidesearch.pipeline.state import Candidate, LLMPath, LLMStep, SearchState
 
-CASE_STUDIES = "Case Studies"
 KINDS = ("dollar", "percent", "fte")
 
 #: What a brief says when it demands a kind of figure.
@@ -68,25 +68,26 @@ def demand_prompt(text: str) -> str:
 
 
 class QuantifiedGate:
-    """13: drop Case Studies rows that do not state a demanded kind of figure; a no-op without a demand."""
+    """13: drop case-studies rows that do not state a demanded kind of figure; a no-op without a demand."""
 
     name = "13 quantified-claim gate"
     reads: ClassVar[frozenset[str]] = frozenset({"blended", "angles"})
-    writes: ClassVar[frozenset[str]] = frozenset({"quantified_demand", "quantified_path", "quantified",
+    writes: ClassVar[frozenset[str]] = frozenset({"quantified_demand", "quantified_step", "quantified",
                                                   "quantified_notes"})
     output: ClassVar[str | None] = "quantified"
 
-    def __init__(self, view: LibraryView, model: Any) -> None:
+    def __init__(self, view: LibraryView, model: LanguageModel) -> None:
         self.view, self.model = view, model
 
-    def demand(self, text: str) -> tuple[tuple[str, ...], str]:
+    def demand(self, text: str) -> tuple[tuple[str, ...], LLMPath]:
         from llm_adapters import LLMError
 
         try:
             reply = self.model.complete_json(demand_prompt(text), DemandReply, system=DEMAND_SYSTEM)
         except LLMError:
             return demanded_kinds(text), "offline"
-        return tuple(k for k in KINDS if getattr(reply, k)), str(self.model.id)
+        said = reply.model_dump()
+        return tuple(k for k in KINDS if said[k]), "llm"
 
     def row_text(self, card: Candidate) -> str:
         if card.master >= 0:
@@ -98,12 +99,13 @@ class QuantifiedGate:
         if groups is None:
             return replace(state, quantified=groups)
         kinds, path = self.demand(" ".join(state.angles))
-        if not kinds or CASE_STUDIES not in groups:
-            return replace(state, quantified_demand=kinds, quantified_path=path, quantified=groups)
-        kept = tuple(c for c in groups[CASE_STUDIES] if states_figure(self.row_text(c), kinds))
-        gated = {**groups, CASE_STUDIES: kept}
+        step, cases = LLMStep((path,)), self.view.section_table.case_studies
+        if not kinds or cases not in groups:
+            return replace(state, quantified_demand=kinds, quantified_step=step, quantified=groups)
+        kept = tuple(c for c in groups[cases] if states_figure(self.row_text(c), kinds))
+        gated = {**groups, cases: kept}
         if any(groups.values()) and not any(gated.values()):
             note = "no case study states the figure asked for, and nothing else matched; the gate was not applied"
-            return replace(state, quantified_demand=kinds, quantified_path=path, quantified=groups,
+            return replace(state, quantified_demand=kinds, quantified_step=step, quantified=groups,
                            quantified_notes=(note,))
-        return replace(state, quantified_demand=kinds, quantified_path=path, quantified=gated)
+        return replace(state, quantified_demand=kinds, quantified_step=step, quantified=gated)

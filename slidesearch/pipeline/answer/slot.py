@@ -6,19 +6,20 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import ClassVar
 
-from slidesearch.classify import asked_sections
 from slidesearch.library.view import LibraryView
-from slidesearch.pipeline.answer.quantified import CASE_STUDIES, states_figure
+from slidesearch.pipeline.answer.quantified import states_figure
 from slidesearch.pipeline.state import Groups, SearchState
+from slidesearch.sections import SectionTable
 
 
-def top_section(groups: Groups, angles: Sequence[str], answer_sections: Sequence[str]) -> str | None:
+def top_section(groups: Groups, angles: Sequence[str], answer_sections: Sequence[str],
+                table: SectionTable) -> str | None:
     """The section the answer leads with: the first section the brief asked for by name that has a heading,
     else the answer section (a heading classify chose) with the best card, else the first answer section
     headed, else the headed section with the best card. A section headed only because one angle of a brief
     found nothing under the chosen headings (13) leads only when no answer section is headed."""
     for angle in angles:
-        for section in asked_sections(angle):
+        for section in table.asked(angle):
             if section in groups:
                 return section
     answer = [s for s in groups if s in answer_sections]
@@ -36,7 +37,7 @@ class EntitySlot:
 
     Runs on the final groups (the seed's first placement, before the caps, was cut straight
     back out). Exactly one extra card, never from a section the brief excluded, never one the
-    quantified-claim gate would refuse in Case Studies; the card is moved, not copied, if it
+    quantified-claim gate would refuse in the case-studies section; the card is moved, not copied, if it
     already sits in another section.
     """
 
@@ -50,7 +51,7 @@ class EntitySlot:
         self.view = view
 
     def _admissible(self, row: int, section: str, state: SearchState) -> bool:
-        if section != CASE_STUDIES or not state.quantified_demand:
+        if section != self.view.section_table.case_studies or not state.quantified_demand:
             return True
         return states_figure(f"{self.view.titles[row]}\n{self.view.snippets[row]}", state.quantified_demand)
 
@@ -58,7 +59,7 @@ class EntitySlot:
         capped = state.capped
         if not state.entity_rows or not capped:
             return replace(state, slotted=capped)
-        section = top_section(capped, state.angles, state.sections.answer)
+        section = top_section(capped, state.angles, state.sections.answer, self.view.section_table)
         if section is None or any(c.row in state.entity_rows for c in capped[section]):
             return replace(state, slotted=capped)
         matches = [c for c in state.scored if c.row in state.entity_rows and c.section not in state.excluded

@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import ClassVar
 
+from core.text import clean_text
 from slidesearch.pipeline.state import SearchState
-
-_WS = re.compile(r"\s+")
-_CONTROL = re.compile(r"[\u0000-\u0008\u000b-\u001f\u007f]")
 
 
 class EmptyQueryError(ValueError):
@@ -20,7 +16,7 @@ class EmptyQueryError(ValueError):
 
 def clean_angle(text: str, max_chars: int) -> str:
     """NFKC, control characters dropped, whitespace collapsed, cut at ``max_chars`` on a word boundary."""
-    text = _WS.sub(" ", _CONTROL.sub(" ", unicodedata.normalize("NFKC", text))).strip()
+    text = clean_text(text)
     if len(text) <= max_chars:
         return text
     cut = text[:max_chars]
@@ -41,7 +37,7 @@ def distinct_angles(query: str | Sequence[str]) -> list[str]:
     seen: set[str] = set()
     angles: list[str] = []
     for item in raw:
-        angle = _WS.sub(" ", _CONTROL.sub(" ", unicodedata.normalize("NFKC", item))).strip()
+        angle = clean_text(item)
         if angle and angle.casefold() not in seen:
             seen.add(angle.casefold())
             angles.append(angle)

@@ -28,8 +28,8 @@ class BoostPass:
     output: ClassVar[str | None] = "boosted"
 
     def __init__(self, view: LibraryView, fusion: Fusion, boost_cap: float, zero_primary_share: float) -> None:
-        if boost_cap < 0 or not 0 <= zero_primary_share < 1:
-            raise ValueError("boost_cap must be non-negative and zero_primary_share in [0, 1)")
+        if boost_cap < 0 or not 0 < zero_primary_share < 1:
+            raise ValueError("boost_cap must be non-negative and zero_primary_share in (0, 1)")
         self.view, self.fusion = view, fusion
         self.boost_cap, self.zero_primary_share = boost_cap, zero_primary_share
 

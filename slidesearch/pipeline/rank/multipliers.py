@@ -91,6 +91,8 @@ class Weights:
             raise ValueError("folder_strength and type_strength must be in [0, 1]")
         if not 0 < self.low_content_weight <= 1 or self.entity_boost < 1 or self.recency_max < 0:
             raise ValueError("low_content_weight must be in (0, 1], entity_boost >= 1, recency_max >= 0")
+        if self.content_rich_chars < 0:
+            raise ValueError(f"content_rich_chars must be non-negative, got {self.content_rich_chars}")
 
     @classmethod
     def from_config(cls, config: SearchConfig) -> Weights:

@@ -8,7 +8,6 @@ from typing import ClassVar
 import numpy as np
 
 from slidesearch.library.view import LibraryView
-from slidesearch.model import SECTION_INDEX
 from slidesearch.pipeline.query.names import entity_row_array
 from slidesearch.pipeline.state import SearchState
 
@@ -31,7 +30,8 @@ class Prefilter:
 
     def run(self, state: SearchState) -> SearchState:
         scope = self.view.scope_mask(state.universes)
-        wanted = np.asarray([SECTION_INDEX[s] for s in state.sections.search], dtype=np.int8)
+        index = self.view.section_table.index
+        wanted = np.asarray([index[s] for s in state.sections.search], dtype=np.int8)
         mask = scope & np.isin(np.asarray(self.view.sections), wanted)
         mask[entity_row_array(state)] = True
         notes: tuple[str, ...] = ()

@@ -46,6 +46,10 @@ class Fusion:
             raise ValueError(f"unknown fusion {self.method!r}; choose one of {', '.join(FUSIONS)}")
         if self.depth < 1:
             raise ValueError(f"fusion depth must be at least 1, got {self.depth}")
+        if self.dense_weight < 0 or self.bm25_weight < 0 or self.dense_weight + self.bm25_weight <= 0:
+            raise ValueError("the voter weights must be non-negative with a positive sum")
+        if self.rrf_k < 0:
+            raise ValueError(f"RRF k must be non-negative, got {self.rrf_k}")
 
     @classmethod
     def from_config(cls, config: SearchConfig) -> Fusion:

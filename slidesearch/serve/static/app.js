@@ -41,10 +41,13 @@ function setStatus(text, isError = false) {
   status.classList.toggle("error", isError);
 }
 
-async function api(path, body) {
-  const headers = { "Content-Type": "application/json", "X-Seek-Channel": "page" };
+function authHeaders() {
   const token = sessionStorage.getItem("seek-token");
-  if (token) headers.Authorization = `Bearer ${token}`;
+  return token ? { Authorization: `Bearer ${token}` } : {};
+}
+
+async function api(path, body) {
+  const headers = { "Content-Type": "application/json", "X-Seek-Channel": "page", ...authHeaders() };
   const response = await fetch(path, { method: "POST", headers, body: JSON.stringify(body) });
   if (response.status === 401) {
     $("token").hidden = false;
@@ -64,13 +67,54 @@ function readQuery() {
   return angles.length <= 1 ? (angles[0] || "") : angles;
 }
 
-async function search(event) {
-  event.preventDefault();
+function readUniverses() {
+  return $("universes").value.split(",").map((u) => u.trim()).filter(Boolean);
+}
+
+// The address holds the search, as GET /search spells it: ?q=angle&q=angle&universes=A,B (universe= is
+// accepted too), so a search can be linked, bookmarked and gone back to.
+function searchAddress(query, universes) {
+  const params = new URLSearchParams();
+  for (const angle of Array.isArray(query) ? query : [query]) params.append("q", angle);
+  if (universes.length) params.set("universes", universes.join(","));
+  return `${location.pathname}?${params}`;
+}
+
+function searchFromAddress() {
+  const params = new URLSearchParams(location.search);
+  const angles = params.getAll("q").map((q) => q.trim()).filter(Boolean);
+  const universes = [...params.getAll("universes"), ...params.getAll("universe")]
+    .flatMap((u) => u.split(",")).map((u) => u.trim()).filter(Boolean);
+  return { angles, universes };
+}
+
+function runSearchInAddress() {
+  const { angles, universes } = searchFromAddress();
+  if (!angles.length) return;
+  $("query").value = angles.join("\n");
+  $("universes").value = universes.join(", ");
+  search(null, { fromAddress: true });
+}
+
+async function showUniverses() {
+  // The placeholder names universes this server really has (within its scope), never made-up ones.
+  try {
+    const response = await fetch("/universes", { headers: authHeaders() });
+    if (!response.ok) return;
+    const names = (await response.json()).universes || [];
+    if (names.length) $("universes").placeholder = `all, or e.g. ${names.slice(0, 3).join(", ")}`;
+  } catch (_) { /* the placeholder stays generic */ }
+}
+
+async function search(event, { fromAddress = false } = {}) {
+  if (event) event.preventDefault();
   const token = $("token").value.trim();
   if (token) sessionStorage.setItem("seek-token", token);
   const query = readQuery();
   if (!query) { setStatus("Type what you are looking for first.", true); return; }
-  const universes = $("universes").value.split(",").map((u) => u.trim()).filter(Boolean);
+  const universes = readUniverses();
+  const address = searchAddress(query, universes);
+  if (!fromAddress && `${location.pathname}${location.search}` !== address) history.pushState(null, "", address);
   setStatus("Searching…");
   $("search").disabled = true;
   try {
@@ -254,3 +298,6 @@ $("query").addEventListener("keydown", (event) => {
 });
 $("download").addEventListener("click", download);
 $("clear-deck").addEventListener("click", clearDeck);
+window.addEventListener("popstate", runSearchInAddress);  // back and forward re-run the search in the address
+showUniverses();
+runSearchInAddress();
