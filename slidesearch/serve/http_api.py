@@ -321,6 +321,14 @@ def create_app(service: SlideService, *, api_token: str | None = None, workers: 
             "X-Seek-Slides-As-Text": str(len(result.rendered_as_text)),
         })
 
+    @app.get("/slides/{slide_id}/thumbnail.png", dependencies=guarded, summary="A slide's picture (PNG)",
+             responses={**errors, 200: {"content": {"image/png": {}}, "description": "The thumbnail"}})
+    async def thumbnail(slide_id: str, size: Literal["small", "large"] = "small") -> FileResponse:
+        found = await in_thread(service.thumbnail_file, slide_id, size == "large")
+        if found is None:
+            raise _HTTPError(404, f"slide {slide_id} has no thumbnail yet; run `seek slides render`")
+        return FileResponse(found, media_type="image/png", headers={"Cache-Control": "private, max-age=3600"})
+
     app.add_middleware(BodySizeLimit, limit=max_body_bytes)
     return app
 

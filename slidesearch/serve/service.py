@@ -24,6 +24,7 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from core.settings import get_settings
 from slidesearch.assemble import AssembleResult, assemble, pick_cards
@@ -33,6 +34,7 @@ from slidesearch.request import Query, RequestError, RequestPolicy
 from slidesearch.response import Explanation, SearchResponse
 from slidesearch.sections import SECTIONS
 from slidesearch.serve.usage_log import UsageLog
+from slidesearch.thumbnails import ThumbnailStore
 
 #: The input policy of the default configuration; a service uses its engine's own (``SlideService.policy``).
 DEFAULT_POLICY = RequestPolicy.of()
@@ -55,11 +57,24 @@ def clean_query(value: Query) -> Query:
     return DEFAULT_POLICY.query(value)
 
 
+def thumbnail_url(slide_id: str) -> str:
+    """The HTTP address of a slide's thumbnail (``?size=large`` for the big view)."""
+    return f"/slides/{quote(slide_id, safe='')}/thumbnail.png"
+
+
+def _rendered_thumbnails() -> ThumbnailStore | None:
+    """The library's thumbnail store when ``seek slides render`` has made one (a server never creates it)."""
+    root = get_settings().slides_dir / "thumbnails"
+    return ThumbnailStore(root) if (root / "renders.sqlite").exists() else None
+
+
 class SlideService:
     """One engine shared read-only by every request of every channel, with the scope and the usage log."""
 
     def __init__(self, engine: SlideSearch, *, scope: Sequence[str] | None = None,
-                 usage_log: UsageLog | None = None, index_path: Path | None = None) -> None:
+                 usage_log: UsageLog | None = None, index_path: Path | None = None,
+                 thumbnails: ThumbnailStore | None = None) -> None:
+        self.thumbnails = thumbnails if thumbnails is not None else _rendered_thumbnails()
         self.library = engine.library
         self.index_path = index_path
         self.usage_log = usage_log
@@ -118,7 +133,7 @@ class SlideService:
         allowed = self.universes_for(universes)
         started = time.perf_counter()
         response = self.engine.search_v2(query, universes=allowed, top_per_group=top_per_group)
-        response = self._enforce_scope(response, allowed)
+        response = self._with_thumbnails(self._enforce_scope(response, allowed))
         latency_ms = (time.perf_counter() - started) * 1000
         self._count("search", latency_ms)
         if self.usage_log is not None:
@@ -166,6 +181,28 @@ class SlideService:
         result = assemble(ids, title=title, query=text, library=self.library, out=out, universes=allowed)
         self._count("assemble", (time.perf_counter() - started) * 1000)
         return result
+
+    # ----------------------------------------------------------------- thumbnails
+
+    def thumbnail_file(self, slide_id: str, large: bool = False) -> Path | None:
+        """The PNG of an in-scope slide (small, or the large view), None when it was never rendered."""
+        self.check_slide_ids([slide_id])
+        row = self.library.id_to_row[slide_id]
+        if self.thumbnails is None:
+            return None
+        source, number = self.library.source_paths[row], int(self.library.slide_numbers[row])
+        return self.thumbnails.large(source, number) if large else self.thumbnails.thumbnail(source, number)
+
+    def _with_thumbnails(self, response: SearchResponse) -> SearchResponse:
+        """Each rendered slide's card with the address its thumbnail is served at."""
+        if self.thumbnails is None:
+            return response
+        for card in response.cards():
+            row = self.library.id_to_row.get(card.id)
+            if row is not None and self.thumbnails.thumbnail(self.library.source_paths[row],
+                                                             int(self.library.slide_numbers[row])):
+                card.thumbnail = thumbnail_url(card.id)
+        return response
 
     # ----------------------------------------------------------------- scope enforcement
 
