@@ -25,7 +25,9 @@ from tests.visual_decks import (
 def visual_slides(tmp_path_factory):
     require_tool("tesseract", package="tesseract-ocr")
     root = tmp_path_factory.mktemp("visual")
-    deck, slides = read_pptx(write_visual_deck(root / "Visual.pptx"), root)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SEEK_OCR", "on")
+        deck, slides = read_pptx(write_visual_deck(root / "Visual.pptx"), root)
     return slides
 
 
@@ -73,7 +75,8 @@ def test_the_fields_survive_the_store_and_a_saved_index(visual_slides, tmp_path)
     assert opened.previews == library.previews and opened.source_formats == ["pptx"] * 4
 
 
-def test_an_ingested_store_keeps_the_fields(tmp_path):
+def test_an_ingested_store_keeps_the_fields(tmp_path, monkeypatch):
+    monkeypatch.setenv("SEEK_OCR", "on")
     write_visual_deck(tmp_path / "decks" / "Visual.pptx")
     store = Store(tmp_path / "library.db")
     try:

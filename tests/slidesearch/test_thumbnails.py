@@ -37,7 +37,9 @@ def decks(tmp_path_factory):
     convert(pptx, "pdf", folder)
     convert(pptx, "ppt", folder)
     store = Store(root / "library.db")
-    report = ingest_path(root / "decks", store)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SEEK_OCR", "on")
+        report = ingest_path(root / "decks", store)
     slides = list(store.iter_slides())
     paths = library_deck_paths(store)
     store.close()
