@@ -259,7 +259,12 @@ def create_app(service: SlideService, *, api_token: str | None = None, workers: 
 
     @app.get("/health", summary="Liveness: the library is loaded, and whether its index is up to date")
     async def health() -> dict[str, Any]:
-        return {"status": "ok", "slides": service.library.n, "index": service.freshness()}
+        # Tokenless: whether the index is current, and no more. How many files changed where, and the
+        # index's path on this machine, are in the token-guarded /stats (a scoped server's /health must not
+        # count other universes' files).
+        index = service.freshness()
+        return {"status": "ok", "slides": service.library.n,
+                "index": None if index is None else {"status": index["status"]}}
 
     @app.get("/universes", dependencies=guarded, responses=errors, summary="The universes a search may name")
     async def universes() -> dict[str, Any]:

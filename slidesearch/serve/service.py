@@ -277,6 +277,7 @@ class SlideService:
                 "embedder": lib.embedder_name, "index": str(self.index_path) if self.index_path else None,
             },
             "scope": self.scope,
+            "index_freshness": self.freshness(),
             "usage_log": bool(self.usage_log is not None and self.usage_log.enabled),
             "llm": settings.llm,
             "served": served,

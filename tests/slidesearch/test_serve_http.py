@@ -124,7 +124,8 @@ class TestOneVocabulary:
         with TestClient(create_app(service)) as client:
             assert client.get("/health").json()["index"]["status"] == "fresh"
             store.replace_source(str(tmp_path / "new.jsonl"), "jsonl", "abc")
-            assert client.get("/health").json()["index"]["status"] == "stale"
+            assert client.get("/health").json()["index"] == {"status": "stale"}  # the counts and paths: /stats
+            assert client.get("/stats").json()["index_freshness"]["status"] == "stale"
         store.close()
 
     def test_assemble_unknown_ids_is_a_400_and_no_file(self, client):
