@@ -14,6 +14,7 @@ in ``view.LibraryView``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from datetime import date
 from functools import cached_property
@@ -32,13 +33,15 @@ from slidesearch.library.storage import LibraryError, load_library, save_library
 from slidesearch.model import (
     Slide,
     VerifiedCaseStudy,
-    canonical_deck_id,
     decimal_year,
+    deck_families,
     preview,
     slide_document,
     snippet,
 )
 from slidesearch.sections import DEFAULT_SECTIONS, SectionTable
+
+_WORD = re.compile(r"\w+")
 
 
 class OutOfScopeError(ValueError):
@@ -56,6 +59,16 @@ class UnknownUniverseError(ValueError):
         self.unknown, self.known = list(unknown), list(known)
         super().__init__(f"unknown universe(s): {', '.join(self.unknown)}; the library has {', '.join(self.known) or 'none'}")
 
+
+
+def _families(slides: Sequence[Slide]) -> list[str]:
+    """Each slide's deck family (``model.deck_families``: same name family and same folder or similar words)."""
+    decks: dict[str, tuple[str, str, set[str]]] = {}
+    for s in slides:
+        _, _, words = decks.setdefault(s.deck_id, (s.deck_name or s.deck_id, s.folder, set()))
+        words.update(_WORD.findall(f"{s.title} {s.text}".lower()))
+    family = deck_families([(d, name, folder, frozenset(words)) for d, (name, folder, words) in decks.items()])
+    return [family[s.deck_id] for s in slides]
 
 
 class Library:
@@ -281,7 +294,7 @@ class Library:
         self.universes = [s.universe for s in slides]
         self.deck_ids = [s.deck_id for s in slides]
         self.deck_names = [s.deck_name for s in slides]
-        self.canonical_decks = [canonical_deck_id(s.deck_name or s.deck_id) for s in slides]
+        self.canonical_decks = _families(slides)
         self.folders = [s.folder for s in slides]
         self.slide_numbers = [s.slide_number for s in slides]
         self.deck_dates = [s.deck_date for s in slides]
