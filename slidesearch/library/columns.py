@@ -289,7 +289,8 @@ class Library:
         self.previews = [preview(d) for d in docs]
         self.content_types = [s.content_type for s in slides]
         table = self.section_table
-        self.sections = np.array([table.index[table.section_for(s.content_type, s.title, s.text)] for s in slides],
+        self.sections = np.array([table.index[table.section_in_deck(table.section_for(s.content_type, s.title, s.text),
+                                                                    s.deck_name)] for s in slides],
                                  dtype=np.int8)
         self.universes = [s.universe for s in slides]
         self.deck_ids = [s.deck_id for s in slides]

@@ -83,6 +83,14 @@ class TestRelevanceFloor:
         state = _state(("a", "b"), deck_capped=cands)
         assert [c.row for c in RelevanceFloor(0.5).run(state).floored] == [0, 1, 2]
 
+    def test_entity_free_floor_keeps_the_answer_under_one_named_slide(self):
+        # A named slide's x1.5 ranks it first; measured against its lifted score the others were cut.
+        cands = (Candidate(row=0, section="x", score=1.5, entity=1.5), Candidate(row=1, section="x", score=0.8),
+                 Candidate(row=2, section="x", score=0.5))
+        state = _state(deck_capped=cands)
+        assert [c.row for c in RelevanceFloor(0.65).run(state).floored] == [0]
+        assert [c.row for c in RelevanceFloor(0.65, entity_free=True).run(state).floored] == [0, 1]
+
     def test_never_empties_a_nonempty_list(self):
         out = RelevanceFloor(0.99).run(_state(deck_capped=_cands([1e-9])))
         assert len(out.floored) == 1
