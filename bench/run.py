@@ -44,7 +44,14 @@ def _cold_cli(quick: bool, out_dir: Path) -> dict[str, object]:
     return bench_cold_cli(quick=quick)
 
 
-SECTIONS: dict[str, SectionFn] = {"core": _core, "slides": _slides, "turns": _turns, "cold_cli": _cold_cli}
+def _soak(quick: bool, out_dir: Path) -> dict[str, object]:
+    from bench.soak import bench_soak
+
+    return bench_soak(quick=quick)
+
+
+SECTIONS: dict[str, SectionFn] = {"core": _core, "slides": _slides, "turns": _turns, "cold_cli": _cold_cli,
+                                  "soak": _soak}
 
 
 def run_benchmarks(out_dir: Path, quick: bool = False, only: list[str] | None = None,

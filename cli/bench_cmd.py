@@ -15,7 +15,7 @@ app = typer.Typer(no_args_is_help=True)
 @app.command("run")
 def run(
     quick: bool = typer.Option(False, "--quick", help="Small sizes; finishes in a few minutes."),
-    only: str | None = typer.Option(None, help="Comma-separated sections (core, slides, turns, cold_cli)."),
+    only: str | None = typer.Option(None, help="Comma-separated sections (core, slides, turns, cold_cli, soak)."),
     out: Path | None = typer.Option(None, help="Output folder (default SEEK_HOME/bench/<timestamp>)."),
     summary: bool = typer.Option(True, "--summary/--no-summary", help="Append a markdown summary to docs/BENCHMARKS.md."),
     json_output: bool = typer.Option(False, "--json", help="Print the figures as JSON."),

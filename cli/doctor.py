@@ -91,16 +91,19 @@ def _index_report() -> dict[str, object]:
     """The default slide index: where it is, how many slides, and whether the library changed since it was built."""
     from slidesearch.freshness import index_freshness
     from slidesearch.index import default_index_path
+    from slidesearch.library.storage import live_index_dir
 
     path = default_index_path()
     freshness = index_freshness(path)
+    live = live_index_dir(path)
     slides = None
-    if freshness.status != "no index":
+    if live is not None:
         try:
-            slides = json.loads((path / "meta.json").read_text()).get("n_slides")
+            slides = json.loads((live / "meta.json").read_text()).get("n_slides")
         except (OSError, ValueError, AttributeError):
             slides = None
-    return {"path": str(path), "slides": slides, "freshness": freshness.status, "message": freshness.message}
+    return {"path": str(path), "slides": slides, "freshness": freshness.status, "message": freshness.message,
+            "index_generation": freshness.index_generation, "store_generation": freshness.store_generation}
 
 
 def _yes(flag: object) -> str:

@@ -25,6 +25,13 @@ from cli.console import console, err_console, fail, print_json
 
 app = typer.Typer(no_args_is_help=True)
 
+#: The master-sheet header names read for each field; ``slidesearch.ingest.master_column_help`` is the source
+#: (a test keeps the two equal; the ingest module is not imported here to keep the CLI's start fast).
+MASTER_COLUMNS = ("row_id: row_id, id, #, row, no, s no, sno; client: client, client name, customer, account; "
+                  "use_case: use_case, use case, usecase, use-case, solution area; title: title, case study, "
+                  "case study title, name; summary: summary, description, details, impact, outcome; "
+                  "universe: universe, business unit, practice")
+
 _STAGE_LABELS = {
     "load": "loading slides",
     "embed": "embedding slides",
@@ -73,7 +80,12 @@ def _progress_bars(enabled: bool = True) -> Iterator[Callable[[str, int, int], N
         yield update
 
 
+def _say_waiting(message: str) -> None:
+    err_console.print(f"[yellow]waiting:[/] {escape(message)}")
+
+
 def _index(embedder: str | None, as_json: bool, quiet: bool = False) -> None:
+    """Build the index and print what was built; the caller holds the store's writer lock."""
     from slidesearch.index import build_index
     from slidesearch.store import Store
 
@@ -92,7 +104,7 @@ def _index(embedder: str | None, as_json: bool, quiet: bool = False) -> None:
             f"indexed {report.n_slides:,} slides and {report.n_master:,} master rows with {report.embedder} "
             f"({report.embedded:,} embedded, {report.embed_cache_hits:,} from cache) in {report.seconds:.1f}s; "
             f"{report.n_clusters} clusters / {report.n_cluster_terms} terms, {report.n_taxonomy:,} taxonomy terms "
-            f"-> {report.path}"
+            f"-> {escape(report.path)}"
         )
 
 
@@ -102,7 +114,7 @@ def warn_if_stale(index: Path | None) -> None:
 
     freshness = index_freshness(index)
     if freshness.stale:
-        err_console.print(f"[yellow]warning:[/] {freshness.message}")
+        err_console.print(f"[yellow]warning:[/] {escape(freshness.message)}")
 
 
 @app.command()
@@ -117,7 +129,10 @@ def ingest(
              "replace the universe a JSONL row names.")] = None,
     universe: Annotated[str | None, typer.Option(
         "--universe", help="The same as --universe-from NAME: this universe for every slide.")] = None,
-    master: Annotated[Path | None, typer.Option(help="A master case-study sheet (.csv or .jsonl).")] = None,
+    master: Annotated[Path | None, typer.Option(help=(
+        "A master case-study sheet (.csv or .jsonl). Its rows are keyed by (sheet, row id): the sheet's id column "
+        "when it has one, else the line number. Columns are read by header, case-insensitively: " + MASTER_COLUMNS
+        + ". Other columns are named in a warning and not read."))] = None,
     dataset: Annotated[
         str | None, typer.Option(help="A named dataset from the shared data: slidevqa.")
     ] = None,
@@ -132,17 +147,15 @@ def ingest(
 ) -> None:
     """Ingest slides (pptx folders, JSONL, a master sheet or a named dataset), then rebuild the index.
 
-    Exit code 0 when every file was read, 1 when any file was skipped (each is named with the reason).
+    Each file is one transaction: a crash leaves it wholly old or wholly new. A file whose slide ids
+    another file holds is refused (a conflict, named). One ingest of a SEEK_HOME runs at a time; a
+    second waits and says so. A slide's text is cut at 20,000 characters (the cut is reported). The
+    index is rebuilt when anything changed or when it is older than the library (an interrupted build).
+    Files are named relative to PATH. Exit code 0 when every file was read, 1 when any file failed
+    (each is named with the reason).
     """
-    from slidesearch.ingest import (
-        IngestError,
-        IngestReport,
-        ingest_dataset,
-        ingest_master,
-        ingest_path,
-        universe_rule,
-    )
-    from slidesearch.store import Store
+    from slidesearch.ingest import IngestError, universe_rule
+    from slidesearch.store import writer_lock
 
     if path is None and dataset is None and master is None:
         fail("give a PATH, --master FILE or --dataset NAME")
@@ -152,6 +165,17 @@ def ingest(
         rule = universe_rule(universe_from if universe is None else universe)
     except IngestError as exc:
         fail(str(exc))
+    rebuild = next((flag for flag in (reindex, index_alias) if flag is not None), True)
+    with writer_lock(on_wait=_say_waiting):  # held through the re-index, so the index matches this ingest
+        _ingest_locked(path, master, dataset, rule, rebuild, embedder, as_json)
+
+
+def _ingest_locked(path: Path | None, master: Path | None, dataset: str | None, rule: str | None,
+                   rebuild: bool, embedder: str | None, as_json: bool) -> None:
+    from slidesearch.freshness import index_freshness
+    from slidesearch.ingest import IngestError, IngestReport, ingest_dataset, ingest_master, ingest_path
+    from slidesearch.store import Store
+
     store = Store()
     reports: list[IngestReport] = []
     try:
@@ -161,12 +185,14 @@ def ingest(
             reports.append(ingest_path(path, store, universe=rule))
         if master is not None:
             reports.append(ingest_master(master, store))
+        has_slides = store.counts()["slides"] > 0
     except IngestError as exc:
         fail(str(exc))
     finally:
         store.close()
     report = IngestReport.combine(reports)
-    rebuild = next((flag for flag in (reindex, index_alias) if flag is not None), True)
+    freshness = index_freshness()
+    behind = has_slides and freshness.status != "fresh"  # e.g. a build killed after an earlier ingest
     if as_json:
         print_json(report.model_dump())
     else:
@@ -184,10 +210,16 @@ def ingest(
             err_console.print(f"[yellow]bad row[/] {escape(error)}")
         if len(report.row_errors) > 20:
             err_console.print(f"... and {len(report.row_errors) - 20} more bad rows")
-        if report.changed and not rebuild:
+        for cut in report.truncated:
+            err_console.print(f"[yellow]cut[/] {escape(cut.path)}: {escape(cut.error)}")
+        for warning in report.warnings:
+            err_console.print(f"[yellow]warning:[/] {escape(warning)}")
+        if (report.changed or behind) and not rebuild:
             err_console.print("[yellow]note:[/] the index was not rebuilt; search and stats read the old one "
                               "until `seek slides index`")
-    if rebuild and report.changed:
+        elif behind and not report.changed:
+            err_console.print(f"[yellow]note:[/] rebuilding the index: {escape(freshness.message)}")
+    if rebuild and (report.changed or behind):
         _index(embedder, as_json=False, quiet=as_json)
     if report.failures:
         raise typer.Exit(1)
@@ -205,7 +237,10 @@ def index_cmd(
 
     if embedder is not None and embedder not in EMBEDDER_CHOICES:
         fail(f"unknown embedder {embedder!r}; choose one of {', '.join(EMBEDDER_CHOICES)}")
-    _index(embedder, as_json)
+    from slidesearch.store import writer_lock
+
+    with writer_lock(on_wait=_say_waiting):  # not while an ingest is writing the library
+        _index(embedder, as_json)
 
 
 @app.command()
@@ -255,7 +290,7 @@ def stats(
     console.print(
         f"[bold]{data['slides']:,} slides[/] in {data['decks']:,} decks ({data['canonical_decks']:,} canonical), "
         f"{data['folders']:,} folders, {data['master_rows']:,} master rows; embedder {data['embedder']} "
-        f"({data['dim']}-d); index {data['index_bytes'] / 1e6:,.1f} MB at {data['index_path']}"
+        f"({data['dim']}-d); index {data['index_bytes'] / 1e6:,.1f} MB at {escape(str(data['index_path']))}"
     )
     for title, counts in (
         ("universe", data["by_universe"]),
@@ -267,7 +302,7 @@ def stats(
         table.add_column("slides", justify="right")
         table.add_column("share", justify="right")
         for name, count in counts.items():
-            table.add_row(name, f"{count:,}", f"{count / max(data['slides'], 1):.1%}")
+            table.add_row(escape(str(name)), f"{count:,}", f"{count / max(data['slides'], 1):.1%}")
         console.print(table)
     console.print(
         f"clusters {data['clusters']['keys']} keys / {data['clusters']['terms']} terms; "

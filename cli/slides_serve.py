@@ -14,9 +14,6 @@ from slidesearch.request import split_universes
 log_app = typer.Typer(no_args_is_help=True, help="The usage log of served searches.")
 app.add_typer(log_app, name="log")
 
-_LOOPBACK = {"127.0.0.1", "localhost", "::1"}
-
-
 def _service(index: Path | None, universes: list[str] | None):  # type: ignore[no-untyped-def]
     from slidesearch.engine import SlideSearch
     from slidesearch.library import LibraryError
@@ -47,12 +44,21 @@ def serve(
     host: Annotated[str, typer.Option("--host", help="Address to bind; loopback unless you mean otherwise.")] = "127.0.0.1",
     universe: Annotated[list[str] | None, typer.Option(
         "--universe", help="The scope of every call: repeat the option or separate names with commas, e.g. "
-                           "DAAIS,S&R; a call may narrow it, never widen it.")] = None,
+                           "DAAIS,S&R. The server serves these universes alone, as if the library held nothing "
+                           "else (other universes and their slide ids are unknown to it); a call may narrow it.")] = None,
     index: Annotated[Path | None, typer.Option("--index", help="Index directory (default SEEK_HOME/slides/index).")] = None,
+    insecure: Annotated[bool, typer.Option(
+        "--insecure", help="Allow --host beyond loopback without SEEK_API_TOKEN (anyone who reaches it can search).")] = False,
     universes_alias: Annotated[list[str] | None, typer.Option("--universes", hidden=True)] = None,
 ) -> None:
-    """Serve SlideSearch to assistants (MCP) or to browsers and programs (HTTP API + page)."""
+    """Serve SlideSearch to assistants (MCP) or to browsers and programs (HTTP API + page).
+
+    Over HTTP (the API, or MCP with --port) every data request needs `Authorization: Bearer <token>`
+    when SEEK_API_TOKEN is set; an empty SEEK_API_TOKEN is refused, and so is a --host beyond
+    loopback without a token unless --insecure is given.
+    """
     from core.settings import get_settings
+    from slidesearch.serve.auth import AuthConfigError, check_exposure, checked_token
 
     if mcp == http:
         fail("choose one of --mcp or --http")
@@ -60,28 +66,39 @@ def serve(
         fail("--stdio and --port are alternatives for --mcp; give one")
     if http and stdio:
         fail("--stdio goes with --mcp, not --http")
-    settings = get_settings()
-    if host not in _LOOPBACK and not settings.api_token:
-        err_console.print(f"[yellow]warning:[/] binding {host} without SEEK_API_TOKEN lets anyone on the network search")
+    networked = http or port is not None
+    try:
+        token = checked_token(get_settings().api_token) if networked else None
+        if networked:
+            check_exposure(host, token, insecure)
+    except AuthConfigError as exc:
+        fail(str(exc))
+    if networked and insecure and token is None:
+        err_console.print(f"warning: serving on {host} without SEEK_API_TOKEN (--insecure): anyone on the network can search",
+                          markup=False)
     service = _service(index, [*(universe or []), *(universes_alias or [])])
     scope = f" (universes: {', '.join(service.scope)})" if service.scope else ""
-    if mcp:
-        from slidesearch.serve.mcp_server import run_mcp
+    try:
+        if mcp:
+            from slidesearch.serve.mcp_server import run_mcp
 
-        if port is None:
-            err_console.print(f"seek MCP server on stdio, {service.library.n:,} slides{scope}")
-            run_mcp(service, transport="stdio")
-        else:
-            err_console.print(f"seek MCP server on http://{host}:{port}/mcp, {service.library.n:,} slides{scope}")
-            run_mcp(service, transport="http", host=host, port=port)
-        return
-    import uvicorn
+            if port is None:
+                err_console.print(f"seek MCP server on stdio, {service.library.n:,} slides{scope}")
+                run_mcp(service, transport="stdio")
+            else:
+                err_console.print(f"seek MCP server on http://{host}:{port}/mcp, {service.library.n:,} slides{scope}")
+                run_mcp(service, transport="http", host=host, port=port, api_token=token)
+            return
+        import uvicorn
 
-    from slidesearch.serve.http_api import create_app
+        from slidesearch.serve.http_api import create_app
 
-    port = port or 8000
-    err_console.print(f"seek HTTP API and page on http://{host}:{port}/, {service.library.n:,} slides{scope}")
-    uvicorn.run(create_app(service, api_token=settings.api_token), host=host, port=port, log_level="info")
+        port = port or 8000
+        err_console.print(f"seek HTTP API and page on http://{host}:{port}/, {service.library.n:,} slides{scope}")
+        uvicorn.run(create_app(service, api_token=token), host=host, port=port, log_level="info")
+    finally:
+        if service.usage_log is not None:
+            service.usage_log.close()  # the records still queued for the writer are written before the process ends
 
 
 @log_app.command("export")

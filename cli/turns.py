@@ -10,6 +10,9 @@ from rich.table import Table
 
 from cli.console import console, fail, print_json
 
+#: Bad catalog rows named in the human report; --json lists every one.
+CATALOG_ERRORS_SHOWN = 10
+
 app = typer.Typer(no_args_is_help=True)
 catalog_app = typer.Typer(no_args_is_help=True, help="Build catalogs.")
 sessions_app = typer.Typer(no_args_is_help=True, help="Draw synthetic session sets.")
@@ -52,6 +55,12 @@ def eval_command(
     if json_output:
         print_json(report.model_dump(mode="json"))
         return
+    if report.catalog_skipped:
+        shown = report.catalog_errors[:CATALOG_ERRORS_SHOWN]
+        more = report.catalog_skipped - len(shown)
+        console.print(f"catalog {Path(report.catalog_path).name}: {report.catalog_skipped} bad row(s) skipped: "
+                      + "; ".join(shown) + (f"; and {more} more (--json lists them all)" if more else ""),
+                      markup=False, style="yellow")
     table = Table(title=f"{report.agent} on {dataset or sessions.name} ({report.n_sessions} sessions)")
     for column in ("scope", "sessions", "HR@10", "MRR", "MTTC"):
         table.add_column(column, justify="left" if column == "scope" else "right")

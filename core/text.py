@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 
 _WS = re.compile(r"\s+")
 _CONTROL = re.compile(r"[\u0000-\u0008\u000b-\u001f\u007f]")
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
 _NON_ALNUM = re.compile(r"[^0-9a-z]+")
 _TOKEN = re.compile(r"[0-9a-z]+")
 _WORD = re.compile(r"[^\W_]+")
@@ -86,12 +87,23 @@ def ngrams(tokens: list[str], sizes: Iterable[int] = (2, 3)) -> Iterator[str]:
             yield " ".join(tokens[i : i + n])
 
 
+def without_surrogates(text: str) -> str:
+    """``text`` with every lone UTF-16 surrogate (``"\\ud800"``, which JSON can carry) replaced by U+FFFD.
+
+    A surrogate is not a character: it cannot be encoded as UTF-8, so a tokenizer, SQLite or a
+    JSON response that meets one fails. JSON decoders already join a valid pair into one character,
+    so only lone halves are left to replace.
+    """
+    return _SURROGATE.sub("\ufffd", text)
+
+
 def clean_text(text: str) -> str:
-    """NFKC, control characters dropped, whitespace collapsed and stripped: what a typed query is searched as.
+    """NFKC, lone surrogates and control characters replaced, whitespace collapsed and stripped: what a typed
+    query is searched as.
 
     Empty after cleaning means there is nothing to search (a lone NUL, tabs, spaces).
     """
-    return _WS.sub(" ", _CONTROL.sub(" ", unicodedata.normalize("NFKC", text))).strip()
+    return _WS.sub(" ", _CONTROL.sub(" ", unicodedata.normalize("NFKC", without_surrogates(text)))).strip()
 
 
 QUESTION_OPENERS = frozenset(

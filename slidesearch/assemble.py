@@ -110,7 +110,8 @@ class AssembleResult(BaseModel):
     data: bytes | None = Field(default=None, repr=False, exclude=True)
     slides: list[AssembledSlide]
     n_slides: int = Field(description="Slides in the deck, including the cover and the Sources slides.")
-    template: str | None = Field(description="The source deck whose template the deck is built on, if any.")
+    template: str | None = Field(description="The source deck whose template the deck is built on, if any, named by "
+                                             "its place in the library (folder and file), never by a server path.")
     query: str | None = None
     seconds: float
 
@@ -210,7 +211,7 @@ def assemble(
     path = _write_atomically(Path(out), data) if out is not None else None
     return AssembleResult(
         path=path, data=None if path else data, slides=notes, n_slides=len(builder.prs.slides),
-        template=builder.template_path, query=query, seconds=time.perf_counter() - started,
+        template=builder.template_name, query=query, seconds=time.perf_counter() - started,
     )
 
 
@@ -266,11 +267,22 @@ def _write_atomically(out: Path, data: bytes) -> Path:
     return out
 
 
+def library_name(slide: Slide) -> str:
+    """Where a slide's deck sits in the library ("/DAAIS/Sales/Fraud.pptx"): what notes and errors name.
+
+    A source file's absolute path is the server's business; a response or an error sent to a
+    caller names the deck the way the library does, by folder and file name.
+    """
+    name = slide.deck_name or (Path(slide.source_path).name if slide.source_path else slide.deck_id)
+    return f"{slide.folder.rstrip('/')}/{name}"
+
+
 class _DeckBuilder:
     """One assembly: the destination deck, the source decks opened once each, and the image parts copied."""
 
     def __init__(self, slides: Sequence[Slide]):
         self._sources: dict[str, _Source] = {}
+        self._names = {slide.source_path: library_name(slide) for slide in slides if slide.source_path}
         self.template_path: str | None = None
         for slide in slides:
             if slide.source_path and self._source(slide.source_path).prs is not None:
@@ -281,15 +293,21 @@ class _DeckBuilder:
         self._images: dict[str, ImagePart] = {}
         self._layouts_by_name = {layout.name: layout for layout in self.prs.slide_layouts}
 
+    @property
+    def template_name(self) -> str | None:
+        """The template deck's library name (``library_name``), if the deck is built on one."""
+        return self._names.get(self.template_path) if self.template_path else None
+
     def _source(self, path: str) -> _Source:
         if path not in self._sources:
+            name = self._names.get(path, Path(path).name)
             if not Path(path).is_file():
-                self._sources[path] = _Source(None, f"source file {path} is missing")
+                self._sources[path] = _Source(None, f"source file {name} is missing")
             else:
                 try:
                     self._sources[path] = _Source(Presentation(path), None)
                 except Exception as exc:  # python-pptx raises several types for a corrupt or protected file
-                    self._sources[path] = _Source(None, f"source file {path} could not be opened ({exc.__class__.__name__})")
+                    self._sources[path] = _Source(None, f"source file {name} could not be opened ({exc.__class__.__name__})")
         return self._sources[path]
 
     def add(self, slide: Slide) -> tuple[Literal["copied", "text"], str]:
@@ -306,7 +324,7 @@ class _DeckBuilder:
         n = len(source.prs.slides)
         if not 1 <= slide.slide_number <= n:
             self._text_slide(slide.title, slide.text, _footer(slide))
-            return "text", f"slide {slide.slide_number} not found in {slide.source_path} ({n} slides)"
+            return "text", f"slide {slide.slide_number} not found in {library_name(slide)} ({n} slides)"
         src = source.prs.slides[slide.slide_number - 1]
         layout, layout_note = self._layout_for(src, slide.source_path)
         fit = self._fit_for(source.prs)

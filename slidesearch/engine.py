@@ -107,6 +107,15 @@ class SlideSearch:
         """An engine over the saved library at ``path`` (default ``SEEK_HOME/slides/index``)."""
         return cls(Library.open(path), config=config, llm=llm)
 
+    def within(self, universes: Sequence[str]) -> SlideSearch:
+        """An engine over ``Library.within(universes)`` with this one's config and model: a scoped server's engine.
+
+        Every stage is built from the in-scope library alone, so no field of a response (coverage note,
+        expansion terms, client, rare names) can draw on another universe's slides or master rows.
+        """
+        library = self.library.within(universes)
+        return self if library is self.library else SlideSearch(library, config=self.config, llm=self.model)
+
     @property
     def stage_names(self) -> list[str]:
         return [stage.name for stage in self._stages]

@@ -1,8 +1,12 @@
 """Building the persistent index from the ingested store: ``seek slides index``.
 
-The library is built in a temporary directory beside the live one and renamed
-into place only when complete, so a failed or interrupted build leaves the
-previous index untouched and readers never see half an index. Embeddings go
+The library is built in a hidden directory beside the live one (``.index.v-<pid>-<ns>``)
+and published by pointing the live path, a symbolic link, at it with one atomic
+rename; a failed or killed build leaves the previous index untouched and readers
+never see half an index. Leftovers of killed builds (and the replaced version) are
+removed after the next successful swap. The index records the store generation it
+was built from (``slidesearch.freshness``), so an index older than the store is told
+and rebuilt by the next ingest. Embeddings go
 through ``core.embed.CachedEmbedder`` keyed by text hash, so re-indexing after a
 small ingest embeds only the slides whose title or snippet changed.
 """
@@ -12,6 +16,7 @@ from __future__ import annotations
 import os
 import shutil
 import time
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 
@@ -21,6 +26,7 @@ from core.embed import CachedEmbedder, make_embedder
 from core.settings import get_settings
 from slidesearch.freshness import record_sources
 from slidesearch.library import Library
+from slidesearch.library.storage import index_siblings
 from slidesearch.store import Store
 
 Progress = Callable[[str, int, int], None]
@@ -61,25 +67,31 @@ def build_index(
     out = Path(out) if out is not None else default_index_path()
     name = embedder or get_settings().embedder
     cached = CachedEmbedder(make_embedder(name), embedding_cache_path())
-    total = store.counts()["slides"]
-    if progress:
-        progress("load", 0, total)
-    slides = list(store.iter_slides())
+    with store.db.atomic():  # one read snapshot: the slides, master rows and generation agree
+        total = store.counts()["slides"]
+        if progress:
+            progress("load", 0, total)
+        slides = list(store.iter_slides())
+        master = store.master_rows()
+        generation = store.generation
+        sources = store.sources()
     if progress:
         progress("load", len(slides), total)
-    library = Library.from_slides(slides, store.master_rows(), embedder=cached, progress=progress)
+    library = Library.from_slides(slides, master, embedder=cached, progress=progress)
     library.embedder_name = name
     out.parent.mkdir(parents=True, exist_ok=True)
-    staging = out.parent / f".{out.name}.building-{os.getpid()}"
-    shutil.rmtree(staging, ignore_errors=True)
+    version = out.parent / f".{out.name}.v-{os.getpid()}-{uuid.uuid4().hex[:8]}"
     if progress:
         progress("save", 0, 1)
     try:
-        library.save(staging)
-        record_sources(staging, store.path)  # what the index was built from, so staleness can be told
-        _swap_into_place(staging, out)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
+        library.save(version)
+        # What the index was built from, so staleness can be told; written before meta.json counts it complete.
+        record_sources(version, store.path, generation, sources)
+        _swap_into_place(version, out)
+    except BaseException:
+        shutil.rmtree(version, ignore_errors=True)
+        raise
+    clean_leftovers(out)
     if progress:
         progress("save", 1, 1)
     return IndexReport(
@@ -96,15 +108,58 @@ def build_index(
     )
 
 
-def _swap_into_place(staging: Path, out: Path) -> None:
-    """Rename the finished build over the live index; the old one is moved aside first and then deleted."""
-    retired = out.parent / f".{out.name}.retired-{os.getpid()}"
-    if out.exists():
-        os.rename(out, retired)
+def _swap_into_place(version: Path, out: Path) -> None:
+    """Point the live index ``out`` at the complete build ``version`` with one atomic rename.
+
+    ``out`` becomes a relative symbolic link (the home can be moved). An index of the old layout
+    (a real directory) is first renamed aside; a kill in that one gap leaves two complete
+    siblings, and ``live_index_dir`` opens the newest.
+    """
+    link = out.parent / f".{out.name}.link-{os.getpid()}"
+    link.unlink(missing_ok=True)
+    os.symlink(version.name, link)
+    if out.is_dir() and not out.is_symlink():
+        os.rename(out, out.parent / f".{out.name}.retired-{os.getpid()}")
+    os.replace(link, out)
+    _fsync_dir(out.parent)
+
+
+def _fsync_dir(directory: Path) -> None:
+    fd = os.open(directory, os.O_RDONLY)
     try:
-        os.rename(staging, out)
-    except OSError:
-        if retired.exists():
-            os.rename(retired, out)
-        raise
-    shutil.rmtree(retired, ignore_errors=True)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def clean_leftovers(out: Path) -> list[Path]:
+    """Remove what killed or finished builds left beside the index ``out``; returns what was removed.
+
+    Everything hidden beside it (``.index.*``) goes except the live version and the builds of
+    processes still running.
+    """
+    live = os.readlink(out) if out.is_symlink() else None
+    removed: list[Path] = []
+    for entry in index_siblings(out):
+        if entry.name == live:
+            continue
+        pid_part = entry.name[len(f".{out.name}."):].split("-")
+        pid = int(pid_part[1]) if len(pid_part) > 1 and pid_part[1].isdigit() else None
+        if pid is not None and pid != os.getpid() and _pid_alive(pid):
+            continue
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry, ignore_errors=True)
+        else:
+            entry.unlink(missing_ok=True)
+        removed.append(entry)
+    return removed

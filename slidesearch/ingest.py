@@ -4,7 +4,15 @@ Every source file is hashed (sha256 of its bytes). An unchanged file is skipped
 without being opened; a changed one replaces the slides it contributed; a file
 that cannot be read (corrupt, password-protected, bad rows) is reported and
 skipped while the rest goes on, and what was ingested before stays. The
-store's per-file transactions make each replacement all-or-nothing.
+store's per-file transactions make each replacement all-or-nothing, and a file
+whose slide ids another file already holds is refused as a conflict (nothing of
+it written) instead of taking them over.
+
+Nothing is skipped without a word: hidden files, symbolic links (never followed,
+so a link cannot pull in files from outside the tree or loop) and files that are
+not slides are listed in the report's ``skipped``; a slide's text longer than
+``MAX_SLIDE_TEXT_CHARS`` is cut there and the cut is listed in ``truncated``.
+Paths in the report are relative to the ingested folder.
 """
 
 from __future__ import annotations
@@ -12,6 +20,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
+import os
 import re
 import zipfile
 from collections.abc import Callable, Iterator
@@ -25,7 +34,7 @@ from core.files import file_sha256
 from core.settings import get_settings
 from slidesearch.content_type import SlideShape, classify_content_type
 from slidesearch.model import Deck, Slide, VerifiedCaseStudy, normalise_folder, universe_for
-from slidesearch.store import Store
+from slidesearch.store import CONFLICT_EXAMPLES, SourceConflict, Store
 
 #: SlideVQA ids are "<deck>-<page>-1024.jpg"; deck names hold '-' and digits, so parse from the right
 #: (shared/data/slidevqa/README.md).
@@ -41,6 +50,11 @@ _ZIP_MAGIC = b"PK\x03\x04"
 UNIVERSE_FROM = ("top-folder", "none")
 #: The universe of every slide under ``--universe-from none`` (and of files directly in the ingested folder).
 DEFAULT_UNIVERSE = "Library"
+#: The longest slide text kept (about 3,000 words, far beyond a readable slide): a deck whose XML expands to
+#: millions of characters on one slide would otherwise cost gigabytes to ingest and memory in every search.
+MAX_SLIDE_TEXT_CHARS = 20_000
+#: The longest slide title kept.
+MAX_TITLE_CHARS = 500
 
 
 class IngestFailure(BaseModel):
@@ -62,6 +76,10 @@ class IngestReport(BaseModel):
     #: Files in an ingested folder that are not slides (a PDF, a Word file, an Office lock file), with why.
     skipped: list[IngestFailure] = Field(default_factory=list)
     row_errors: list[str] = Field(default_factory=list)
+    #: Files whose slides' text was cut to ``MAX_SLIDE_TEXT_CHARS`` (or a title to ``MAX_TITLE_CHARS``), with how much.
+    truncated: list[IngestFailure] = Field(default_factory=list)
+    #: Things ingested but worth a word: master-sheet columns that map to no field.
+    warnings: list[str] = Field(default_factory=list)
 
     @property
     def changed(self) -> bool:
@@ -85,6 +103,8 @@ class IngestReport(BaseModel):
             total.failures += r.failures
             total.skipped += r.skipped
             total.row_errors += r.row_errors
+            total.truncated += r.truncated
+            total.warnings += r.warnings
         return total
 
 
@@ -314,6 +334,11 @@ _MASTER_ALIASES = {
 }
 
 
+def master_column_help() -> str:
+    """The header names each master field is read from (``seek slides ingest --help`` shows the same list)."""
+    return "; ".join(f"{field}: {', '.join(names)}" for field, names in _MASTER_ALIASES.items())
+
+
 def _master_record(raw: dict[str, Any], fallback_id: int) -> dict[str, Any]:
     lowered = {str(k).strip().lower(): v for k, v in raw.items() if k is not None}
     record: dict[str, Any] = {}
@@ -322,30 +347,62 @@ def _master_record(raw: dict[str, Any], fallback_id: int) -> dict[str, Any]:
             if lowered.get(name) not in (None, ""):
                 record[field] = str(lowered[name]).strip() if field != "row_id" else lowered[name]
                 break
+    # Without an id column a row is known by its line: the store keys rows by (sheet, row id), so two
+    # sheets' line numbers never overwrite each other.
     record.setdefault("row_id", str(fallback_id))
     return record
 
 
-def read_master(path: Path) -> tuple[list[VerifiedCaseStudy], list[str]]:
-    """Verified case-study rows from CSV (headers matched case-insensitively, common aliases) or JSONL."""
+def _unknown_master_columns(headers: list[str]) -> list[str]:
+    known = {name for names in _MASTER_ALIASES.values() for name in names}
+    return [h for h in dict.fromkeys(headers) if h.strip().lower() not in known]
+
+
+def read_master(
+    path: Path, warnings: list[str] | None = None, shown: str | None = None
+) -> tuple[list[VerifiedCaseStudy], list[str]]:
+    """Verified case-study rows from CSV (headers matched case-insensitively, common aliases) or JSONL.
+
+    Bad rows and repeats of a row id are returned as "sheet:line: reason" errors; columns that map to
+    no field are named in ``warnings`` (when given). ``shown`` is the sheet's name in messages.
+    """
     rows: list[VerifiedCaseStudy] = []
     errors: list[str] = []
+    name = shown or path.name
+    headers: list[str] = []
     if path.suffix.lower() == ".csv":
         with path.open(encoding="utf-8-sig", newline="") as fh:
-            raw_rows: list[tuple[int, Any]] = [(i, r) for i, r in enumerate(csv.DictReader(fh), start=2)]
+            reader = csv.DictReader(fh)
+            raw_rows: list[tuple[int, Any]] = [(i, r) for i, r in enumerate(reader, start=2)]
+            headers = [h for h in (reader.fieldnames or []) if h is not None]
     elif path.suffix.lower() in (".jsonl", ".json"):
         raw_rows = list(_jsonl_rows(path))
+        headers = [str(k) for _, r in raw_rows if isinstance(r, dict) for k in r]
     else:
-        raise IngestError(f"{path}: a master sheet must be .csv or .jsonl")
+        raise IngestError(f"{name}: a master sheet must be .csv or .jsonl")
+    unknown = _unknown_master_columns(headers)
+    if unknown and warnings is not None:
+        warnings.append(f"{name}: column(s) {', '.join(repr(c) for c in unknown)} match no master field and "
+                        "were not read (see `seek slides ingest --help` for the names read)")
+    seen: set[str] = set()
     for line_no, raw in raw_rows:
         if not isinstance(raw, dict):
-            errors.append(f"{path.name}:{line_no}: not a row")
+            errors.append(f"{name}:{line_no}: not a row")
             continue
         record = _master_record(raw, line_no)
         if not (record.get("title") or record.get("summary")):
-            errors.append(f"{path.name}:{line_no}: no title or summary")
+            errors.append(f"{name}:{line_no}: no title or summary")
             continue
-        rows.append(VerifiedCaseStudy.model_validate(record))
+        try:
+            row = VerifiedCaseStudy.model_validate(record)
+        except ValidationError as exc:
+            errors.append(f"{name}:{line_no}: {exc.errors()[0]['loc']} {exc.errors()[0]['msg']}")
+            continue
+        if row.row_id in seen:
+            errors.append(f"{name}:{line_no}: duplicate row id {row.row_id!r}")
+            continue
+        seen.add(row.row_id)
+        rows.append(row)
     return rows, errors
 
 
@@ -388,11 +445,45 @@ def read_slidevqa(data_dir: Path) -> list[Slide]:
 # ---------------------------------------------------------------------- orchestration
 
 
+def _shown(path: Path, root: Path) -> str:
+    """``path`` as messages name it: relative to the ingested folder ``root`` when under it."""
+    try:
+        return str(path.relative_to(root)) if path != root else path.name
+    except ValueError:
+        return str(path)
+
+
+def _capped(slides: list[Slide]) -> tuple[list[Slide], int, int]:
+    """The slides with text and title cut to the limits, how many were cut and the longest text before the cut."""
+    out: list[Slide] = []
+    cut = longest = 0
+    for slide in slides:
+        if len(slide.text) > MAX_SLIDE_TEXT_CHARS or len(slide.title) > MAX_TITLE_CHARS:
+            cut += 1
+            longest = max(longest, len(slide.text), len(slide.title))
+            slide = slide.model_copy(update={"text": slide.text[:MAX_SLIDE_TEXT_CHARS],
+                                             "title": slide.title[:MAX_TITLE_CHARS]})
+        out.append(slide)
+    return out, cut, longest
+
+
+def _conflict_message(conflict: SourceConflict, root: Path) -> str:
+    parts = []
+    for owner, ids in sorted(conflict.owners.items()):
+        examples = ", ".join(ids[:CONFLICT_EXAMPLES]) + (f" and {len(ids) - CONFLICT_EXAMPLES} more"
+                                                         if len(ids) > CONFLICT_EXAMPLES else "")
+        parts.append(f"{len(ids)} held by {_shown(Path(owner), root)} ({examples})")
+    return ("its slide or deck ids already belong to another file, so nothing of it was ingested: " + "; ".join(parts)
+            + ". An id belongs to one file: remove or rename the other file's slides, then ingest again")
+
+
 def _ingest_file(
     store: Store, key: str, kind: str, path: Path, report: IngestReport, reader: Callable[[], tuple[Any, ...]],
-    universe: str | None = None,
+    universe: str | None = None, root: Path | None = None,
 ) -> None:
     report.files_seen += 1
+    root = root if root is not None else path.parent
+    shown = _shown(path, root)
     # A universe given for the file is part of what was ingested: the same bytes under another universe rule
     # are read again. The default rule (None) keeps the plain hash, so existing stores stay unchanged.
     digest = file_sha256(path) if universe is None else f"{file_sha256(path)}|universe={universe}"
@@ -402,20 +493,56 @@ def _ingest_file(
     try:
         slides, decks, master, errors = reader()
     except UnicodeDecodeError:
-        report.failures.append(IngestFailure(path=str(path), error="not a text file (JSONL and CSV must be UTF-8 text)"))
+        report.failures.append(IngestFailure(path=shown, error="not a text file (JSONL and CSV must be UTF-8 text)"))
         return
     except (IngestError, OSError, ValueError) as exc:
-        report.failures.append(IngestFailure(path=str(path), error=str(exc)))
+        report.failures.append(IngestFailure(path=shown, error=str(exc)))
         return
     report.row_errors.extend(errors)
     if not slides and not master and errors:
-        report.failures.append(IngestFailure(path=str(path), error=f"no usable rows ({len(errors)} bad)"))
+        report.failures.append(IngestFailure(path=shown, error=f"no usable rows ({len(errors)} bad)"))
         return
-    store.replace_source(key, kind, digest, slides, decks, master)
+    slides, cut, longest = _capped(slides)
+    try:
+        store.replace_source(key, kind, digest, slides, decks, master)
+    except SourceConflict as conflict:
+        report.failures.append(IngestFailure(path=shown, error=_conflict_message(conflict, root)))
+        return
+    if cut:
+        report.truncated.append(IngestFailure(path=shown, error=(
+            f"{cut} slide(s) cut to {MAX_SLIDE_TEXT_CHARS:,} characters of text ({MAX_TITLE_CHARS} of title); "
+            f"the longest had {longest:,}")))
     report.files_ingested += 1
     report.slides_written += len(slides)
     report.decks_written += len(decks)
     report.master_rows_written += len(master)
+
+
+def _walk(path: Path, report: IngestReport) -> list[Path]:
+    """The files under the folder ``path``, in order; hidden entries and symbolic links are skipped and listed."""
+    files: list[Path] = []
+    for top, dirs, names in os.walk(path, followlinks=False):
+        here = Path(top)
+        for name in sorted(dirs):
+            entry = here / name
+            if entry.is_symlink() or name.startswith("."):
+                dirs.remove(name)
+                why = ("a symbolic link to a folder (links are not followed; ingest its target itself)"
+                       if entry.is_symlink() else "a hidden folder (its name starts with '.')")
+                report.skipped.append(IngestFailure(path=_shown(entry, path), error=why))
+        dirs.sort()
+        for name in names:
+            entry = here / name
+            if entry.is_symlink():
+                report.skipped.append(IngestFailure(path=_shown(entry, path), error=(
+                    "a symbolic link (links are not followed, so nothing outside the folder is read; "
+                    "ingest its target itself)")))
+            elif name.startswith("."):
+                report.skipped.append(IngestFailure(path=_shown(entry, path), error=(
+                    "a hidden file (its name starts with '.')")))
+            else:
+                files.append(entry)
+    return sorted(files)
 
 
 def ingest_path(path: Path, store: Store, universe: str | None = None) -> IngestReport:
@@ -425,24 +552,27 @@ def ingest_path(path: Path, store: Store, universe: str | None = None) -> Ingest
     ingested from it before that are no longer there (a deleted deck leaves the library).
     ``universe`` is every slide's universe; None takes each file's first folder under ``path``
     (a file directly in ``path`` gets 'Library'); ``universe_rule`` turns ``--universe-from`` into it.
-    Files that are not slides are listed in ``skipped``; slides that cannot be read in ``failures``.
+    Files that are not slides, hidden files and links are listed in ``skipped``; slides that cannot
+    be read, and files whose slide ids another file holds, in ``failures``.
     """
-    path = Path(path).resolve()
+    path = Path(path).absolute()
     report = IngestReport()
     if not path.exists():
         raise IngestError(f"{path} does not exist")
+    if path.is_symlink() and not path.is_dir():
+        raise IngestError(f"{path.name} is a symbolic link; ingest the file it points to")
+    path = path.resolve()
     root = path if path.is_dir() else path.parent
-    files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+    files = _walk(path, report) if path.is_dir() else [path]
     for file in files:
         name = file.name.lower()
-        if name.startswith("."):  # .DS_Store and other hidden files are no one's slides
-            continue
+        shown = _shown(file, root)
         if name.startswith("~$"):
-            report.skipped.append(IngestFailure(path=str(file), error="an Office lock file (the deck is open in PowerPoint)"))
+            report.skipped.append(IngestFailure(path=shown, error="an Office lock file (the deck is open in PowerPoint)"))
             continue
         if name.endswith((".ppt", ".pps", ".pot", ".key", ".odp")):
             report.files_seen += 1
-            report.failures.append(IngestFailure(path=str(file), error=f"a {file.suffix} presentation, not a .pptx: "
+            report.failures.append(IngestFailure(path=shown, error=f"a {file.suffix} presentation, not a .pptx: "
                                                  "save it as .pptx (PowerPoint or LibreOffice) and ingest again"))
             continue
         if name.endswith(".pptx"):
@@ -451,24 +581,26 @@ def ingest_path(path: Path, store: Store, universe: str | None = None) -> Ingest
                 deck, slides = read_pptx(file, root, universe)
                 return slides, [deck], [], []
 
-            _ingest_file(store, str(file), "pptx", file, report, read_deck, universe)
+            _ingest_file(store, str(file), "pptx", file, report, read_deck, universe, root)
         elif name in MASTER_NAMES and path.is_dir():
-            _ingest_master(store, file, report)
+            _ingest_master(store, file, report, root)
         elif name.endswith(".jsonl") and name not in NON_SLIDE_JSONL:
 
             def read_jsonl(file: Path = file) -> tuple[Any, ...]:
                 slides, decks, errors = read_slides_jsonl(file, universe)
                 return slides, decks, [], errors
 
-            _ingest_file(store, str(file), "jsonl", file, report, read_jsonl, universe)
+            _ingest_file(store, str(file), "jsonl", file, report, read_jsonl, universe, root)
         elif not path.is_dir():
-            raise IngestError(f"{file}: expected a .pptx or .jsonl file or a folder")
+            raise IngestError(f"{shown}: expected a .pptx or .jsonl file or a folder")
         else:
             kind = f"a {file.suffix} file" if file.suffix else "a file without an extension"
-            report.skipped.append(IngestFailure(path=str(file), error=f"not slides ({kind}; seek reads .pptx and .jsonl)"))
+            report.skipped.append(IngestFailure(path=shown, error=f"not slides ({kind}; seek reads .pptx and .jsonl)"))
     if path.is_dir():
+        ingested = {str(f) for f in files}
         for key in store.sources_under(str(path)):
-            if not Path(key).exists():
+            # A file now skipped (turned into a link, hidden) leaves the library like a deleted one.
+            if key not in ingested:
                 store.remove_source(key)
                 report.files_removed += 1
     return report
@@ -478,18 +610,18 @@ def ingest_master(path: Path, store: Store) -> IngestReport:
     """Ingest a master case-study sheet (.csv or .jsonl); unchanged sheets are skipped like any file."""
     path = Path(path).resolve()
     if not path.is_file():
-        raise IngestError(f"master sheet {path} does not exist")
+        raise IngestError(f"master sheet {path.name} does not exist")
     report = IngestReport()
-    _ingest_master(store, path, report)
+    _ingest_master(store, path, report, path.parent)
     return report
 
 
-def _ingest_master(store: Store, file: Path, report: IngestReport) -> None:
+def _ingest_master(store: Store, file: Path, report: IngestReport, root: Path) -> None:
     def read() -> tuple[Any, ...]:
-        rows, errors = read_master(file)
+        rows, errors = read_master(file, report.warnings, _shown(file, root))
         return [], [], rows, errors
 
-    _ingest_file(store, str(file), "master", file, report, read)
+    _ingest_file(store, str(file), "master", file, report, read, root=root)
 
 
 def ingest_dataset(name: str, store: Store, data_dir: Path | None = None) -> IngestReport:

@@ -151,8 +151,12 @@ def universe_for(folder: str, given: str | None = None) -> str:
 
 
 def normalise_folder(folder: str) -> str:
-    """A folder path with forward slashes, one leading slash and no trailing slash ("/" for the root)."""
-    parts = [p for p in folder.replace("\\", "/").split("/") if p]
+    """A folder path with forward slashes, one leading slash and no trailing slash ("/" for the root).
+
+    A "." component means the folder itself (a file at the top of an ingested folder has parent "."),
+    so it is dropped: such a file is in "/", not in a folder named ".".
+    """
+    parts = [p for p in folder.replace("\\", "/").split("/") if p and p != "."]
     return "/" + "/".join(parts)
 
 

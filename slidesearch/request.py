@@ -13,6 +13,8 @@ The rule a person can predict from any channel:
   wrong one is a mistake to report, not to guess around.
 - **Universes** are given as a list, a comma-separated string, or both (``--universe A --universe B,C``);
   blanks are dropped and names are matched to the library's spelling downstream.
+- **Text is text**: a lone UTF-16 surrogate (``"\\ud800"`` in JSON) in a query, universe, slide id or
+  title is replaced by U+FFFD before anything reads it (``core.text.without_surrogates``).
 
 The limits live in ``SearchConfig``; the service, the HTTP models, the MCP tools and the CLI all call
 ``RequestPolicy`` so none restates them.
@@ -24,7 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from core.text import clean_text
+from core.text import clean_text, without_surrogates
 
 if TYPE_CHECKING:
     from slidesearch.config import SearchConfig
@@ -67,11 +69,17 @@ class RequestPolicy:
         """
         if not isinstance(value, str | list) or (isinstance(value, list) and not all(isinstance(a, str) for a in value)):
             raise RequestError("the query must be a string or a list of strings (one per angle)")
-        # Blank means no searchable text: whitespace and control characters (a lone NUL) alike.
-        angles = [a.strip() for a in ([value] if isinstance(value, str) else value) if clean_text(a)]
+        # Blank means no searchable text: whitespace and control characters (a lone NUL) alike. Lone surrogates
+        # ("\ud800", which JSON can carry) are replaced here, before any tokenizer, log or response meets them.
+        given = [value] if isinstance(value, str) else value
+        angles = [without_surrogates(a).strip() for a in given if clean_text(a)]
         if not angles:
             raise RequestError("the query is empty; say what you are looking for (one angle per line for a brief)")
         return angles[0] if isinstance(value, str) else angles
+
+    def text(self, value: str | None) -> str | None:
+        """A free-text field (a title, a slide id) with lone surrogates replaced, so no encoder fails on it."""
+        return without_surrogates(value) if value is not None else None
 
     def top_per_group(self, value: int) -> int:
         """``value`` when it is 1..max_top_per_group; otherwise refused with the range."""
@@ -92,7 +100,7 @@ def split_universes(values: Iterable[str] | str | None) -> list[str] | None:
     if values is None:
         return None
     items = [values] if isinstance(values, str) else list(values)
-    names = [name.strip() for item in items for name in item.split(",") if name.strip()]
+    names = [name.strip() for item in items for name in without_surrogates(item).split(",") if name.strip()]
     return list(dict.fromkeys(names)) or None
 
 

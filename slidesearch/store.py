@@ -1,15 +1,29 @@
 """The ingested library on disk: one SQLite database (sqlite-utils) that ingestion writes and indexing reads.
 
 Tables: ``slides`` (the model's fields plus insertion order), ``decks``,
-``master`` (verified case studies), ``sources`` (every ingested file with the
-sha256 of its bytes, so an unchanged file is skipped and a changed one replaces
-its slides) and ``metadata``. Each file's slides are replaced in one
-transaction: a failure half way through leaves the earlier state intact.
+``master`` (verified case studies, keyed by sheet and row id), ``sources`` (every
+ingested file with the sha256 of its bytes, so an unchanged file is skipped and a
+changed one replaces its slides) and ``metadata`` (the store's ``generation``).
+
+Each source is replaced in one SQLite transaction (sqlite-utils' ``Database.atomic``;
+its own batched inserts nest inside as savepoints, so nothing commits half way): a
+failure or a kill at any point leaves exactly the earlier state or exactly the new
+one. Every committed change bumps ``generation`` in the same transaction, and the
+index records the generation it was built from, so a stale index can always be told.
+
+A source owns its slide and deck ids: an id another source already holds is a
+``SourceConflict``, never a silent transfer. ``writer_lock`` serialises the
+processes writing one store (two ingests of one SEEK_HOME run one after the other).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+import errno
+import fcntl
+import os
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -34,8 +48,62 @@ SLIDE_COLUMNS = (
 )
 
 
+#: How many ids a conflict message names before "and N more".
+CONFLICT_EXAMPLES = 3
+
+
+class SourceConflict(ValueError):
+    """A source's slide or deck ids are already held by other sources; nothing of it was written."""
+
+    def __init__(self, source_key: str, owners: dict[str, list[str]]) -> None:
+        self.source_key = source_key
+        self.owners = owners  # other source_key -> the ids of this source it holds
+        super().__init__(f"{sum(len(v) for v in owners.values())} slide or deck id(s) already belong to "
+                         f"{len(owners)} other file(s)")
+
+
 def default_store_path() -> Path:
     return get_settings().slides_dir / "library.db"
+
+
+def store_generation(path: Path) -> int | None:
+    """The generation of the store at ``path`` read without opening it for writing; None when there is none."""
+    if not Path(path).exists():
+        return None
+    try:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
+            row = conn.execute("SELECT value FROM metadata WHERE key = 'generation'").fetchone()
+    except sqlite3.Error:
+        return None
+    return int(row[0]) if row else 0
+
+
+@contextmanager
+def writer_lock(store_path: Path | None = None, on_wait: Callable[[str], None] | None = None) -> Iterator[None]:
+    """Hold the store's writer lock (a ``flock`` on ``library.lock`` beside it) for the block.
+
+    A second writer of the same SEEK_HOME waits here; ``on_wait`` is told once, with the holder's
+    pid, before it waits. The lock is the kernel's, so a killed holder never leaves it taken.
+    """
+    path = (Path(store_path) if store_path is not None else default_store_path()).with_suffix(".lock")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            if exc.errno not in (errno.EAGAIN, errno.EACCES):
+                raise
+            holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
+            if on_wait is not None:
+                on_wait(f"another seek process (pid {holder}) is writing this library ({path.parent}); "
+                        "waiting for it to finish")
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, str(os.getpid()).encode(), 0)
+        yield
+    finally:
+        os.close(fd)  # closing the descriptor releases the lock
 
 
 class Store:
@@ -89,22 +157,28 @@ class Store:
         if "master" not in self.db.table_names():
             self.db.table("master").create(
                 {
+                    "source_key": str,
                     "row_id": str,
                     "client": str,
                     "use_case": str,
                     "title": str,
                     "summary": str,
                     "universe": str,
-                    "source_key": str,
                 },
-                pk="row_id",
+                pk=("source_key", "row_id"),
             )
-        elif "universe" not in self.db["master"].columns_dict:  # a store made before rows had a universe
-            self.db["master"].add_column("universe", str)
+        else:
+            with self.db.atomic():  # a store made before rows had a universe, or were keyed by their sheet
+                if "universe" not in self.db["master"].columns_dict:
+                    self.db["master"].add_column("universe", str)
+                if self.db["master"].pks != ["source_key", "row_id"]:
+                    self.db["master"].transform(pk=("source_key", "row_id"))
         if "sources" not in self.db.table_names():
             self.db.table("sources").create(
                 {"source_key": str, "kind": str, "content_hash": str, "n_items": int}, pk="source_key"
             )
+        if "metadata" not in self.db.table_names():
+            self.db.table("metadata").create({"key": str, "value": str}, pk="key")
 
     def close(self) -> None:
         self.db.conn.close()
@@ -114,6 +188,18 @@ class Store:
     def source_hash(self, source_key: str) -> str | None:
         rows = list(self.db.query("SELECT content_hash FROM sources WHERE source_key = ?", [source_key]))
         return rows[0]["content_hash"] if rows else None
+
+    @property
+    def generation(self) -> int:
+        """How many committed changes the store has seen; the index records the one it was built from."""
+        row = self.db.execute("SELECT value FROM metadata WHERE key = 'generation'").fetchone()
+        return int(row[0]) if row else 0
+
+    def _bump_generation(self) -> None:
+        self.db.execute(
+            "INSERT INTO metadata (key, value) VALUES ('generation', '1') "
+            "ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1"
+        )
 
     def replace_source(
         self,
@@ -126,26 +212,24 @@ class Store:
     ) -> None:
         """Replace everything a source file contributed with its new slides, decks and master rows, atomically.
 
-        A slide id or deck id that another source already holds is taken over by this one
-        (the newest ingest of a deck wins).
+        Raises ``SourceConflict`` (and writes nothing) when another source holds one of its slide or
+        deck ids: ids are never moved between sources silently.
         """
-        with self.db.conn:
-            self.db.execute("DELETE FROM slides WHERE source_key = ?", [source_key])
-            self.db.execute("DELETE FROM decks WHERE source_key = ?", [source_key])
-            self.db.execute("DELETE FROM master WHERE source_key = ?", [source_key])
+        with self.db.atomic():
+            for table in ("slides", "decks", "master"):
+                self.db.execute(f"DELETE FROM {table} WHERE source_key = ?", [source_key])
+            owners = self._owners("slides", "slide_id", [s.slide_id for s in slides])
             deck_ids = sorted({s.deck_id for s in slides} | {d.deck_id for d in decks})
-            for start in range(0, len(deck_ids), 500):
-                chunk = deck_ids[start : start + 500]
-                marks = ",".join("?" * len(chunk))
-                self.db.execute(f"DELETE FROM slides WHERE deck_id IN ({marks})", chunk)
-            self.db.table("slides").insert_all(
-                (_slide_row(s, source_key) for s in slides), batch_size=2_000, replace=True
-            )
+            for owner, held in self._owners("decks", "deck_id", deck_ids).items():
+                owners.setdefault(owner, []).extend(f"deck {deck_id}" for deck_id in held)
+            if owners:
+                raise SourceConflict(source_key, owners)
+            self.db.table("slides").insert_all((_slide_row(s, source_key) for s in slides), batch_size=2_000)
             self.db.table("decks").insert_all(
-                ({**_deck_row(d), "source_key": source_key} for d in decks), batch_size=2_000, replace=True
+                ({**_deck_row(d), "source_key": source_key} for d in decks), batch_size=2_000
             )
             self.db.table("master").insert_all(
-                ({**m.model_dump(), "source_key": source_key} for m in master), batch_size=2_000, replace=True
+                ({**m.model_dump(), "source_key": source_key} for m in master), batch_size=2_000
             )
             self.db.table("sources").insert(
                 {
@@ -156,12 +240,30 @@ class Store:
                 },
                 replace=True,
             )
+            self._bump_generation()
+
+    def _owners(self, table: str, column: str, ids: Sequence[str]) -> dict[str, list[str]]:
+        """``other source_key -> ids`` of those among ``ids`` that ``table`` already holds."""
+        owners: dict[str, list[str]] = {}
+        for start in range(0, len(ids), 500):
+            chunk = list(ids[start : start + 500])
+            marks = ",".join("?" * len(chunk))
+            for key, held in self.db.execute(
+                f"SELECT source_key, {column} FROM {table} WHERE {column} IN ({marks})", chunk
+            ).fetchall():
+                owners.setdefault(key, []).append(held)
+        return owners
 
     def remove_source(self, source_key: str) -> None:
         """Forget a source file and everything it contributed (its file is gone), atomically."""
-        with self.db.conn:
+        with self.db.atomic():
             for table in ("slides", "decks", "master", "sources"):
                 self.db.execute(f"DELETE FROM {table} WHERE source_key = ?", [source_key])
+            self._bump_generation()
+
+    def sources(self) -> dict[str, str]:
+        """``source_key -> content_hash`` of every ingested file."""
+        return dict(self.db.execute("SELECT source_key, content_hash FROM sources").fetchall())
 
     def sources_under(self, root: str) -> list[str]:
         """Source keys of the files ingested from under the folder ``root``."""
@@ -183,10 +285,16 @@ class Store:
             yield Slide.model_validate(record)
 
     def master_rows(self) -> list[VerifiedCaseStudy]:
-        return [
-            VerifiedCaseStudy(**{k: r[k] for k in ("row_id", "client", "use_case", "title", "summary", "universe")})
-            for r in self.db.query("SELECT * FROM master ORDER BY rowid")
-        ]
+        """Every master row; a row id that an earlier sheet also uses is told apart as ``<id>@<sheet file name>``."""
+        rows: list[VerifiedCaseStudy] = []
+        first_sheet: dict[str, str] = {}
+        for r in self.db.query("SELECT * FROM master ORDER BY rowid"):
+            record = {k: r[k] for k in ("row_id", "client", "use_case", "title", "summary", "universe")}
+            sheet = first_sheet.setdefault(record["row_id"], r["source_key"])
+            if sheet != r["source_key"]:
+                record["row_id"] = f"{record['row_id']}@{Path(r['source_key']).name}"
+            rows.append(VerifiedCaseStudy(**record))
+        return rows
 
     def counts(self) -> dict[str, int]:
         return {name: self.db[name].count for name in ("slides", "decks", "master", "sources")}

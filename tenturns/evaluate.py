@@ -23,7 +23,7 @@ from pydantic import BaseModel, ValidationError
 from core.files import file_sha256
 from tenturns.agents import BaseAgent, make_agent
 from tenturns.catalog import load_catalog, open_text
-from tenturns.simulator import MAX_TURNS, TOP_K, Shopper, TurnsSession, normalize_recommendations
+from tenturns.simulator import MAX_TURNS, SCENARIOS, TOP_K, Shopper, TurnsSession, normalize_recommendations
 
 MISS_TURN = MAX_TURNS + 1
 _EMPTY_RESPONSE: dict[str, Any] = {"message": "", "ask_attribute": None, "recommendations": []}
@@ -66,24 +66,53 @@ class TurnsReport(BaseModel):
     build_seconds: float
     catalog_path: str
     catalog_sha256: str
+    catalog_skipped: int = 0
+    catalog_errors: list[str] = []
     sessions_path: str | None
     sessions_sha256: str
 
 
+def checked_sessions(rows: list[tuple[str, TurnsSession]], source: str) -> list[TurnsSession]:
+    """The sessions of ``rows`` (each with where it came from, "line 3"), or one error saying what is wrong.
+
+    Refused, since each would give a score that means something else: no session at all (a
+    TechnicalScore of 0 for nothing played), a scenario type the simulator does not know (it would
+    play as plain buying), and a ``sample_id`` given twice (that session would be scored twice).
+    """
+    if not rows:
+        raise ValueError(f"{source} holds no sessions; nothing to evaluate")
+    unknown = [f"{where} ({session.scenario_type!r})" for where, session in rows if session.scenario_type not in SCENARIOS]
+    if unknown:
+        raise ValueError(f"{source}: unknown scenario type at {', '.join(unknown[:5])}"
+                         f"{f' and {len(unknown) - 5} more' if len(unknown) > 5 else ''}; "
+                         f"the simulator plays {', '.join(SCENARIOS)}")
+    first: dict[str, str] = {}
+    repeated: list[str] = []
+    for where, session in rows:
+        if session.sample_id in first:
+            repeated.append(f"{session.sample_id!r} at {first[session.sample_id]} and {where}")
+        else:
+            first[session.sample_id] = where
+    if repeated:
+        raise ValueError(f"{source}: sample_id given twice: {'; '.join(repeated[:5])}"
+                         f"{f' and {len(repeated) - 5} more' if len(repeated) > 5 else ''}")
+    return [session for _, session in rows]
+
+
 def load_sessions(path: str | Path) -> list[TurnsSession]:
-    """Session rows from a JSONL file; a bad row is a clear error naming its line."""
+    """Session rows from a JSONL file, checked by ``checked_sessions``; a bad row is a clear error naming its line."""
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"sessions file not found: {path}")
-    sessions: list[TurnsSession] = []
+    rows: list[tuple[str, TurnsSession]] = []
     for number, line in enumerate(open_text(path), start=1):
         if not line.strip():
             continue
         try:
-            sessions.append(TurnsSession.model_validate_json(line))
+            rows.append((f"line {number}", TurnsSession.model_validate_json(line)))
         except ValidationError as exc:
             raise ValueError(f"{path} line {number}: not a session row ({exc.errors()[0]['msg']})") from None
-    return sessions
+    return checked_sessions(rows, str(path))
 
 
 def _rows_sha256(rows: list[TurnsSession]) -> str:
@@ -191,7 +220,8 @@ def evaluate_agent(
 ) -> TurnsReport:
     """Play every session with ``agent`` (a registered name, a factory taking the catalog path, or an agent).
 
-    Per-session traces (each turn's messages, question, shown ids and the target's rank when shown)
+    Catalog rows the loader skipped are counted and named in the report (``catalog_skipped``,
+    ``catalog_errors``); the sessions are refused as ``checked_sessions`` says. Per-session traces (each turn's messages, question, shown ids and the target's rank when shown)
     are written to ``trace_dir/<sample_id>.json`` when a directory is given. ``progress(stage, done,
     total)`` is called as the agent is built ("build") and after each session ("sessions").
     """
@@ -204,8 +234,9 @@ def evaluate_agent(
         sessions_sha = file_sha256(Path(sessions_path_or_rows))
     else:
         sessions_path = None
-        sessions = [row if isinstance(row, TurnsSession) else TurnsSession.model_validate(row)
-                    for row in sessions_path_or_rows]
+        sessions = checked_sessions(
+            [(f"row {i}", row if isinstance(row, TurnsSession) else TurnsSession.model_validate(row))
+             for i, row in enumerate(sessions_path_or_rows, start=1)], "the session rows")
         sessions_sha = _rows_sha256(sessions)
     shoppers = [Shopper.for_session(s, catalog.get(s.target)) for s in sessions]
     trace_path = Path(trace_dir) if trace_dir is not None else None
@@ -243,5 +274,5 @@ def evaluate_agent(
         per_session=results, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
         n_sessions=len(results), wall_seconds=round(time.perf_counter() - started, 3),
         build_seconds=round(build_seconds, 3), catalog_path=str(catalog.path), catalog_sha256=catalog.sha256,
-        sessions_path=sessions_path, sessions_sha256=sessions_sha,
+        catalog_skipped=len(catalog.errors), catalog_errors=list(catalog.errors), sessions_path=sessions_path, sessions_sha256=sessions_sha,
     )

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from datetime import date
 from functools import cached_property
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 from numpy.typing import NDArray
@@ -97,6 +98,8 @@ class Library:
         self.source_paths: list[str | None] = []
         self.vectors: NDArray[np.float32] = np.zeros((0, 0), dtype=np.float32)
         self.bm25: BM25Index | None = None
+        # What BM25 indexed (``LexicalConfig.text``); not stored on disk: `seek slides index` always builds "full".
+        self.lexical_text: Literal["full", "snippet"] = "full"
         self.rarity = DocFreqTable()
         self.clusters: dict[str, list[str]] = {}
         self.taxonomy: list[str] = []
@@ -254,23 +257,72 @@ class Library:
         lib._fill_columns(list(slides))
         documents = [slide_document(t, x) for t, x in zip(lib.titles, lib.texts, strict=True)]
         lib.vectors = _encode(model, lib.snippets, "embed", progress, batch_size)
-        if progress:
-            progress("bm25", 0, lib.n)
-        lex = lexical or LexicalConfig()
-        lib.bm25 = BM25Index.from_texts(documents if lex.text == "full" else lib.snippets, k1=lex.k1, b=lex.b,
-                                        stemmer=lex.stemmer)
-        if progress:
-            progress("bm25", lib.n, lib.n)
-        lib.rarity, terms = mine_terms(documents, progress)
-        if progress:
-            progress("clusters", 0, 1)
-        lib.taxonomy = mine_taxonomy(terms, lib.rarity)
-        lib.clusters = mine_clusters(terms, lib.taxonomy[:CLUSTER_CANDIDATES], lib.deck_ids)
-        if progress:
-            progress("clusters", 1, 1)
+        lib._mine(documents, lexical or LexicalConfig(), progress)
         lib.taxonomy_vectors = _encode(model, lib.taxonomy, "taxonomy", progress, batch_size)
         lib.master = list(master)
         lib.master_vectors = _encode(model, [m.document for m in lib.master], "master", progress, batch_size)
+        return lib
+
+    def _mine(self, documents: list[str], lexical: LexicalConfig, progress: Progress | None) -> None:
+        """BM25, the rarity table, the taxonomy and the expansion clusters, from this library's slides alone."""
+        if progress:
+            progress("bm25", 0, self.n)
+        self.lexical_text = lexical.text
+        self.bm25 = BM25Index.from_texts(documents if lexical.text == "full" else self.snippets, k1=lexical.k1,
+                                         b=lexical.b, stemmer=lexical.stemmer)
+        if progress:
+            progress("bm25", self.n, self.n)
+        self.rarity, terms = mine_terms(documents, progress)
+        if progress:
+            progress("clusters", 0, 1)
+        self.taxonomy = mine_taxonomy(terms, self.rarity)
+        self.clusters = mine_clusters(terms, self.taxonomy[:CLUSTER_CANDIDATES], self.deck_ids)
+        if progress:
+            progress("clusters", 1, 1)
+
+    def within(self, universes: Sequence[str]) -> Library:
+        """The library of ``universes`` alone: what a server scoped to them serves, so nothing else can show.
+
+        Equal to ``from_slides`` over the in-scope slides (in library order) and the verified rows in
+        scope (``in_scope``: their universe's, and company-wide ones): the columns and vectors are
+        those rows', and BM25, the rarity table, the taxonomy and the expansion clusters are mined
+        from them only, so no expansion term, rare-name count, coverage note or detected client can
+        come from another universe. Taxonomy vectors the whole library already holds are reused;
+        only terms new to the subset are embedded. The library itself when everything is in scope.
+        """
+        scope = self.resolve_universes(universes) or ()
+        rows = np.flatnonzero(self.scope_mask(scope))
+        kept_master = [i for i, m in enumerate(self.master) if self.in_scope(m.card_id, scope)]
+        if len(rows) == self.n and len(kept_master) == len(self.master):
+            return self
+        lib = Library()
+        lib.path, lib.section_table = self.path, self.section_table
+        lib.embedder_name, lib.embedder_model, lib._embedder = self.embedder_name, self.embedder_model, self._embedder
+        picked = rows.tolist()
+        lib.n = len(picked)
+        for column in ("ids", "titles", "texts", "snippets", "previews", "content_types", "universes", "deck_ids",
+                       "deck_names", "canonical_decks", "folders", "slide_numbers", "deck_dates", "source_paths"):
+            values = getattr(self, column)
+            setattr(lib, column, [values[r] for r in picked])
+        lib.id_to_row = {slide_id: row for row, slide_id in enumerate(lib.ids)}
+        lib.sections = np.asarray(self.sections[rows])
+        lib.deck_years = np.asarray(self.deck_years[rows])
+        lib.vectors = np.ascontiguousarray(self.vectors[rows], dtype=np.float32)
+        documents = [slide_document(t, x) for t, x in zip(lib.titles, lib.texts, strict=True)]
+        bm25 = self.bm25
+        lexical = LexicalConfig(text=self.lexical_text, stemmer=bm25.stemmer if bm25 else "english",
+                                k1=bm25.k1 if bm25 else 1.5, b=bm25.b if bm25 else 0.75)
+        lib._mine(documents, lexical, None)
+        known = ({term: i for i, term in enumerate(self.taxonomy)}
+                 if len(self.taxonomy_vectors) == len(self.taxonomy) else {})
+        new_terms = [t for t in lib.taxonomy if t not in known]
+        fresh = dict(zip(new_terms, self.embedder().encode(new_terms), strict=True)) if new_terms else {}
+        dim = self.vectors.shape[1] if self.vectors.ndim == 2 else 0
+        lib.taxonomy_vectors = np.asarray(
+            [self.taxonomy_vectors[known[t]] if t in known else fresh[t] for t in lib.taxonomy], dtype=np.float32,
+        ).reshape(len(lib.taxonomy), dim)
+        lib.master = [self.master[i] for i in kept_master]
+        lib.master_vectors = np.asarray(self.master_vectors[kept_master], dtype=np.float32).reshape(len(kept_master), -1)
         return lib
 
     def _fill_columns(self, slides: list[Slide]) -> None:
@@ -301,8 +353,6 @@ class Library:
         self.deck_dates = [s.deck_date for s in slides]
         self.deck_years = np.array([decimal_year(s.deck_date) for s in slides], dtype=np.float32)
         self.source_paths = [s.source_path for s in slides]
-
-    # ----------------------------------------------------------------- disk
 
     # ----------------------------------------------------------------- disk
 

@@ -5,6 +5,12 @@ an SQLite copy of the slides; ``open_library`` maps the big arrays from disk and
 phrase frequencies from SQLite, so a 122,623-slide library opens in a fraction of a second
 and is shared, not copied, between processes. ``meta.json`` is written last: a directory
 without it is never mistaken for a finished index.
+
+The live index (``SEEK_HOME/slides/index``) is a symbolic link to a complete build in a
+hidden sibling (``.index.v-…``), replaced by one atomic rename (``slidesearch.index``).
+``live_index_dir`` resolves it, and when a kill left no link (only while an index of the
+old layout, a real directory, was being moved aside) it falls back to the newest complete
+sibling, so an open after an interruption at any point finds an old or a new index.
 """
 
 from __future__ import annotations
@@ -72,6 +78,27 @@ _COLUMN_SEP = "\x00"
 
 class LibraryError(RuntimeError):
     """The index is missing, unreadable or from another schema version."""
+
+
+def index_siblings(path: Path) -> list[Path]:
+    """The hidden build, version and retired directories of the index at ``path`` (``.index.*`` beside it)."""
+    path = Path(path)
+    if not path.parent.is_dir():
+        return []
+    return sorted(p for p in path.parent.iterdir() if p.name.startswith(f".{path.name}."))
+
+
+def live_index_dir(path: Path) -> Path | None:
+    """The complete index directory that ``path`` stands for now, or None when there is none.
+
+    ``path`` itself (a directory, or the link to one) when it holds ``meta.json``; else the newest
+    complete sibling left by an interrupted swap.
+    """
+    path = Path(path)
+    if (path / "meta.json").exists():
+        return path.resolve()
+    complete = [p for p in index_siblings(path) if (p / "meta.json").is_file()]
+    return max(complete, key=lambda p: (p / "meta.json").stat().st_mtime_ns) if complete else None
 
 
 def _rebuild_hint(path: Path) -> str:
@@ -229,19 +256,20 @@ def load_library(lib: L, path: Path | None = None) -> L:
     A missing index, a missing file or another schema version raises ``LibraryError`` saying to
     run ``seek slides index``.
     """
-    path = Path(path) if path is not None else get_settings().slides_dir / "index"
+    asked = Path(path) if path is not None else get_settings().slides_dir / "index"
+    path = live_index_dir(asked)
+    if path is None:
+        raise LibraryError(f"no slide index found; {_rebuild_hint(asked)}")
     meta_path = path / "meta.json"
-    if not meta_path.exists():
-        raise LibraryError(f"no slide index found; {_rebuild_hint(path)}")
     try:
         meta = json.loads(meta_path.read_text())
     except (OSError, ValueError) as exc:
-        raise LibraryError(f"the slide index is unreadable (meta.json: {exc}); {_rebuild_hint(path)}") from exc
+        raise LibraryError(f"the slide index is unreadable (meta.json: {exc}); {_rebuild_hint(asked)}") from exc
     version = meta.get("schema_version") if isinstance(meta, dict) else None
     if version != SCHEMA_VERSION:
         raise LibraryError(
             f"the slide index has schema version {version}, this seek needs {SCHEMA_VERSION}; "
-            f"rebuild it: {_rebuild_hint(path)}"
+            f"rebuild it: {_rebuild_hint(asked)}"
         )
     lib.path = path
     try:
@@ -249,7 +277,7 @@ def load_library(lib: L, path: Path | None = None) -> L:
     except (OSError, sqlite3.Error, ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
         # A damaged file shows up as any of these (a list where a mapping belongs, a short column...).
         raise LibraryError(f"the slide index is unreadable ({type(exc).__name__}: {exc}); "
-                           f"{_rebuild_hint(path)}") from exc
+                           f"{_rebuild_hint(asked)}") from exc
     return lib
 
 

@@ -18,7 +18,6 @@ import base64
 import functools
 import json
 import re
-import secrets
 import socket
 import threading
 import time
@@ -47,6 +46,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from slidesearch.assemble import MAX_DECK_SLIDES, AssembleError
 from slidesearch.request import RequestError, split_universes
 from slidesearch.response import Explanation, SearchResponse
+from slidesearch.serve.auth import REFUSAL, bearer_ok, checked_token
 from slidesearch.serve.service import (
     MAX_EXPLAIN_IDS,
     MAX_TOP_PER_GROUP,
@@ -212,13 +212,11 @@ def create_app(service: SlideService, *, api_token: str | None = None, workers: 
     async def in_thread(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         return await anyio.to_thread.run_sync(functools.partial(fn, *args, **kwargs), limiter=limiter)
 
+    api_token = checked_token(api_token)
+
     def require_token(authorization: Annotated[str | None, Header()] = None) -> None:
-        if api_token is None:
-            return
-        scheme, _, given = (authorization or "").partition(" ")
-        if scheme.lower() != "bearer" or not secrets.compare_digest(given.strip().encode(), api_token.encode()):
-            raise _HTTPError(401, "missing or wrong bearer token; send 'Authorization: Bearer <token>'",
-                             {"WWW-Authenticate": "Bearer"})
+        if not bearer_ok(authorization, api_token):
+            raise _HTTPError(401, REFUSAL, {"WWW-Authenticate": "Bearer"})
 
     def channel_of(x_seek_channel: Annotated[str | None, Header()] = None) -> str:
         return "page" if x_seek_channel == "page" else "http"

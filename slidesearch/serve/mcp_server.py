@@ -11,7 +11,9 @@ passes. The tool functions are synchronous; the SDK runs them on worker
 threads, and the engine behind them is shared read-only.
 
 Transports: stdio (an assistant spawns ``seek slides serve --mcp --stdio``) or
-streamable HTTP on 127.0.0.1 (``--port P``, endpoint ``/mcp``).
+streamable HTTP on 127.0.0.1 (``--port P``, endpoint ``/mcp``). Over HTTP the server
+enforces the HTTP API's bearer token (``SEEK_API_TOKEN``) on every request
+(``slidesearch.serve.auth``); over stdio the caller is the process that spawned it.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import base64
 import time
 import uuid
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
@@ -32,6 +34,7 @@ from slidesearch.assemble import MAX_DECK_SLIDES, AssembledSlide, AssembleError
 from slidesearch.request import split_universes
 from slidesearch.response import Explanation, SearchResponse
 from slidesearch.sections import SECTIONS
+from slidesearch.serve.auth import RequireBearer
 from slidesearch.serve.service import MAX_TOP_PER_GROUP, ServiceError, SlideService
 
 SERVER_NAME = "seek-slides"
@@ -172,11 +175,19 @@ def build_mcp_server(service: SlideService, decks_dir: Path | None = None, stdio
     return mcp
 
 
+def mcp_http_app(service: SlideService, *, api_token: str | None, host: str = "127.0.0.1",
+                 decks_dir: Path | None = None) -> Any:
+    """The streamable-HTTP ASGI app of the tools (endpoint ``/mcp``), behind the bearer token when one is set."""
+    app = build_mcp_server(service, decks_dir=decks_dir, stdio=False).streamable_http_app(host=host)
+    return RequireBearer(app, api_token) if api_token is not None else app
+
+
 def run_mcp(service: SlideService, *, transport: Literal["stdio", "http"], host: str = "127.0.0.1",
-            port: int = 8765) -> None:
-    """Serve the tools over stdio, or over streamable HTTP at ``http://host:port/mcp``."""
-    server = build_mcp_server(service, stdio=transport == "stdio")
+            port: int = 8765, api_token: str | None = None) -> None:
+    """Serve the tools over stdio, or over streamable HTTP at ``http://host:port/mcp`` (token-guarded when set)."""
     if transport == "stdio":
-        server.run("stdio")
-    else:
-        server.run("streamable-http", host=host, port=port)
+        build_mcp_server(service, stdio=True).run("stdio")
+        return
+    import uvicorn
+
+    uvicorn.run(mcp_http_app(service, api_token=api_token, host=host), host=host, port=port, log_level="info")

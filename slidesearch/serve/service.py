@@ -1,13 +1,18 @@
 """What every serving channel shares: one loaded engine, the server's universe scope, and the usage log.
 
 The MCP server, the HTTP API and the page all call a ``SlideService``, so the
-scope rule lives in one place: the universes a caller asks for are intersected
-with the server's ``--universes`` scope on every call (the seed's bug was a
-scope dropped on one tool path), a request wholly outside the scope is refused
-rather than widened, and every card of a response is checked against the scope
-again before it leaves, so no path can return an out-of-scope slide. The engine
+scope rule lives in one place. A scoped server (``--universes``) serves an engine
+over ``Library.within(scope)``: the library of those universes alone, mined again,
+so it is indistinguishable from a library that holds only them in every field of
+every response and error (coverage notes, expansion terms, the detected client,
+rare names, the unknown-universe and unknown-id errors, health and stats): a
+universe or slide id outside the scope is simply unknown. The universes a caller
+asks for are resolved within that library on every call (the seed's bug was a
+scope dropped on one tool path), and every card of a response is checked against
+the scope again before it leaves, so no path can return an out-of-scope slide. The engine
 is loaded once and only read; the service holds no per-request state beyond the
-counters behind ``/stats`` (guarded by a lock) and the usage log (which has its own).
+counters behind ``/stats`` (guarded by a lock) and the usage log (which has its own, and
+whose writes run on a thread of their own so a search never waits on the database).
 """
 
 from __future__ import annotations
@@ -54,14 +59,15 @@ class SlideService:
 
     def __init__(self, engine: Any, *, scope: Sequence[str] | None = None, usage_log: UsageLog | None = None,
                  index_path: Path | None = None) -> None:
-        self.engine = engine
         self.library = engine.library
         self.index_path = index_path
         self.usage_log = usage_log
         config = getattr(engine, "config", None)
         self.policy = RequestPolicy.of(config) if config is not None else DEFAULT_POLICY
-        self._verified_ids = {row.card_id for row in self.library.master}
         self.scope: list[str] | None = self._canonical(scope, "--universes") if scope else None
+        # The scope is named against the whole library; from here on the service sees only the scope's library.
+        self.engine = engine.within(self.scope) if self.scope else engine
+        self.library = self.engine.library
         self._lock = threading.Lock()
         self._counts: Counter[str] = Counter()
         self._latencies: list[float] = []
@@ -72,7 +78,7 @@ class SlideService:
     def _canonical(self, universes: Sequence[str], what: str) -> list[str] | None:
         """The library's spelling of ``universes`` (None when only blanks); an unknown one is a ServiceError."""
         try:
-            resolved = self.library.resolve_universes(universes)
+            resolved = self.library.resolve_universes([self.policy.text(u) or "" for u in universes])
         except UnknownUniverseError as exc:
             raise ServiceError(
                 f"unknown universe(s) in {what}: {', '.join(exc.unknown)}; the library has {', '.join(exc.known)}"
@@ -91,15 +97,15 @@ class SlideService:
         return list(allowed) if allowed else None
 
     def check_slide_ids(self, slide_ids: Sequence[str]) -> list[str]:
-        """``slide_ids`` deduplicated; unknown or out-of-scope ids are one error listing them."""
-        ids = list(dict.fromkeys(slide_ids))
-        unknown = [s for s in ids if s not in self.library.id_to_row and s not in self._verified_ids]
-        outside = [s for s in ids if s not in unknown and not self.library.in_scope(s, self.scope)]
-        if unknown or outside:
-            parts = [f"unknown slide ids: {', '.join(unknown)}"] if unknown else []
-            if outside:
-                parts.append(f"slide ids outside this server's scope: {', '.join(outside)}")
-            raise ServiceError("; ".join(parts))
+        """``slide_ids`` deduplicated; ids the scope's library does not hold are one error listing them.
+
+        An id outside the scope is unknown like a made-up one, in one list in the order given: the
+        error must not tell a caller which ids exist in other universes.
+        """
+        ids = list(dict.fromkeys(self.policy.text(s) or "" for s in slide_ids))
+        unknown = [s for s in ids if not self.library.in_scope(s, self.scope)]
+        if unknown:
+            raise ServiceError(f"unknown slide ids: {', '.join(unknown)}")
         return ids
 
     # ----------------------------------------------------------------- calls
@@ -116,7 +122,7 @@ class SlideService:
         latency_ms = (time.perf_counter() - started) * 1000
         self._count("search", latency_ms)
         if self.usage_log is not None:
-            self.usage_log.record_search(channel=channel, session_id=session_id, query=query, universes=allowed,
+            self.usage_log.submit_search(channel=channel, session_id=session_id, query=query, universes=allowed,
                                          slide_ids=card_ids(response), latency_ms=latency_ms)
         return response
 
@@ -134,7 +140,7 @@ class SlideService:
         explanations = self.engine.explain(query, ids, universes=allowed)
         self._count("explain", (time.perf_counter() - started) * 1000)
         if self.usage_log is not None:
-            self.usage_log.record_explanations(session_id=session_id, query=query, slide_ids=ids, channel=channel)
+            self.usage_log.submit_explanations(session_id=session_id, query=query, slide_ids=ids, channel=channel)
         return explanations
 
     def assemble(self, slide_ids: Sequence[str] | None = None, query: Query | None = None, *,
@@ -143,6 +149,7 @@ class SlideService:
                  session_id: str | None = None) -> AssembleResult:
         """A deck from ``slide_ids``, or from the top cards of ``sections`` for ``query`` (the one-step form)."""
         query = self.policy.query(query) if query else None
+        title = self.policy.text(title)
         max_slides = self.policy.max_slides(max_slides)
         allowed = self.universes_for(universes)
         started = time.perf_counter()
@@ -196,13 +203,14 @@ class SlideService:
 
     def freshness(self) -> dict[str, Any] | None:
         """Whether the index on disk is up to date with the ingested library (None for a library in memory)."""
-        from slidesearch.freshness import index_freshness
+        from slidesearch.freshness import served_freshness
 
-        path = self.index_path or getattr(self.library, "path", None)
-        if path is None:
+        served = getattr(self.library, "path", None)
+        if served is None:
             return None
-        freshness = index_freshness(path)
-        return {"status": freshness.status, "message": freshness.message}
+        freshness = served_freshness(served, self.index_path)
+        return {"status": freshness.status, "message": freshness.message,
+                "index_generation": freshness.index_generation, "store_generation": freshness.store_generation}
 
     def health(self) -> dict[str, Any]:
         return {"status": "ok", "slides": self.library.n, "embedder": self.library.embedder_name, "scope": self.scope}

@@ -7,6 +7,12 @@ eval loop runs on these real queries the way the seed's harness did: it learned
 to keep only the first query of each session (later ones are refinements that
 lean on earlier results) and to drop repeats; ``standalone_queries`` applies both.
 
+A served search never waits on the log: the service hands each record to ``submit_search`` /
+``submit_explanations``, which queue it for one writer thread and return at once, so an ingest
+holding the database's write lock (the log shares ``library.db``) delays the record, never the
+search. The writer retries a locked database and, past its attempts, drops the record with a
+warning in the server's log; a full queue drops the newest the same way.
+
 Turned off by ``settings.usage_log`` (SEEK_USAGE_LOG=false). Headers are never
 recorded, and any configured token or provider key, or anything shaped like
 one, is masked in the query text before it is stored.
@@ -15,13 +21,15 @@ one, is masked in the query text before it is stored.
 from __future__ import annotations
 
 import json
+import logging
 import os
+import queue
 import re
 import sqlite3
 import threading
 import time
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +55,14 @@ Query = str | list[str]
 #: An explain call without a session attaches to the same channel's latest search of its query from this recently:
 #: an assistant asks "why?" about the results it just got, within minutes.
 ANONYMOUS_MATCH_SECONDS = 600
+#: Records waiting for the writer at most; beyond it a record is dropped (with a warning), never waited for.
+MAX_PENDING = 10_000
+#: Tries per record against a locked database; each waits up to ``LOCK_TIMEOUT_S``, so a record survives an
+#: ingest holding the write lock for about a minute.
+WRITE_ATTEMPTS = 6
+LOCK_TIMEOUT_S = 10
+
+_log = logging.getLogger(__name__)
 
 
 class UsageRecord(BaseModel):
@@ -72,6 +88,9 @@ class UsageLog:
         self._secrets = sorted({s for s in secrets if s and len(s) >= 4}, key=len, reverse=True)
         self._lock = threading.Lock()
         self._db: sqlite_utils.Database | None = None
+        self._pending: queue.Queue[Callable[[], object]] = queue.Queue(maxsize=MAX_PENDING)
+        self._writer: threading.Thread | None = None
+        self._writer_lock = threading.Lock()  # not self._lock: the writer holds that while it waits on the database
 
     @classmethod
     def from_settings(cls, db_path: Path, settings: Settings | None = None) -> UsageLog:
@@ -83,9 +102,9 @@ class UsageLog:
     def _database(self) -> sqlite_utils.Database:
         if self._db is None:
             self.db_path.parent.mkdir(parents=True, exist_ok=True)
-            # One connection shared by the server's worker threads, serialised by self._lock; the timeout
-            # waits out an ingest holding the database's write lock instead of failing the search.
-            conn = sqlite3.connect(str(self.db_path), check_same_thread=False, timeout=10)
+            # One connection shared by the writer thread and the readers, serialised by self._lock; the timeout
+            # waits out an ingest holding the database's write lock (on the writer thread, not a search's).
+            conn = sqlite3.connect(str(self.db_path), check_same_thread=False, timeout=LOCK_TIMEOUT_S)
             db = sqlite_utils.Database(conn)
             if TABLE not in db.table_names():
                 db.table(TABLE).create(
@@ -163,8 +182,53 @@ class UsageLog:
             db.table(TABLE).update(match["id"], {"explained_ids": json.dumps(explained)})
             return True
 
+    # ----------------------------------------------------------------- off the request path
+
+    def submit_search(self, **record: Any) -> None:
+        """``record_search`` on the writer thread: returns at once, whatever holds the database."""
+        if self.enabled:
+            self._submit(lambda: self.record_search(**record))
+
+    def submit_explanations(self, **record: Any) -> None:
+        """``record_explanations`` on the writer thread (after every search submitted before it)."""
+        if self.enabled:
+            self._submit(lambda: self.record_explanations(**record))
+
+    def flush(self) -> None:
+        """Wait until every submitted record is written (or dropped)."""
+        self._pending.join()
+
+    def _submit(self, job: Callable[[], object]) -> None:
+        with self._writer_lock:
+            if self._writer is None or not self._writer.is_alive():
+                self._writer = threading.Thread(target=self._write_pending, daemon=True, name="seek-usage-log")
+                self._writer.start()
+        try:
+            self._pending.put_nowait(job)
+        except queue.Full:
+            _log.warning("usage log: %d records already waiting for %s; one was dropped", MAX_PENDING, self.db_path)
+
+    def _write_pending(self) -> None:
+        while True:
+            job = self._pending.get()
+            try:
+                for attempt in range(1, WRITE_ATTEMPTS + 1):
+                    try:
+                        job()
+                        break
+                    except sqlite3.OperationalError as exc:
+                        if attempt == WRITE_ATTEMPTS:
+                            _log.warning("usage log: a record was dropped after %d tries (%s)", attempt, exc)
+            except Exception:  # the log must never take the server down; the record is lost, and said so
+                _log.exception("usage log: a record could not be written")
+            finally:
+                self._pending.task_done()
+
+    # ----------------------------------------------------------------- reading
+
     def records(self) -> list[UsageRecord]:
-        """Every logged search, oldest first."""
+        """Every logged search, oldest first (after the records still waiting are written)."""
+        self.flush()
         if not self.db_path.exists():
             return []
         with self._lock:
@@ -219,6 +283,7 @@ class UsageLog:
         return len(rows)
 
     def close(self) -> None:
+        self.flush()
         with self._lock:
             if self._db is not None:
                 self._db.conn.close()

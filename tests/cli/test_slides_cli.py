@@ -160,3 +160,77 @@ def test_a_progress_bar_shows_no_rate_for_a_stage_done_at_once(monkeypatch):
     lines = out.getvalue().splitlines()
     assert not any("/s" in line for line in lines if "instant" in line)
     assert any("/s" in line for line in lines if "slow" in line)
+
+
+class TestIngestSafety:
+    def test_paths_ids_and_names_with_markup_are_printed_as_written(self, tmp_path, monkeypatch):
+        home = tmp_path / "ho[/]me"
+        monkeypatch.setenv("SEEK_HOME", str(home))
+        tree = tmp_path / "tree"
+        (tree / "a[").mkdir(parents=True)
+        (tree / "a[" / "]b.jsonl").write_text(json.dumps(
+            {"slide_id": "x[/]1", "deck_id": "d[old]", "title": "t [/]", "text": "hello", "universe": "[old]"}) + "\n")
+        (tree / "c[old].pptx").write_bytes(b"PK\x03\x04 not really")
+        result = _run("ingest", str(tree), "--embedder", "fast")
+        assert result.exit_code == 1, result.output  # the corrupt deck fails; nothing crashes
+        said = _said(result)
+        unwrapped = "".join(result.output.split())
+        assert "indexed1slides" in unwrapped and "ho[/]me/slides/index" in unwrapped  # printed after the index
+        assert "failed c[old].pptx:" in said and "1 ingested" in said
+        stats = _run("stats")
+        assert stats.exit_code == 0 and "[old]" in _said(stats)
+
+    def test_help_documents_every_master_column_the_reader_knows(self):
+        from cli.slides import MASTER_COLUMNS
+        from slidesearch.ingest import master_column_help
+
+        assert master_column_help() == MASTER_COLUMNS
+        from slidesearch.ingest import MAX_SLIDE_TEXT_CHARS
+
+        said = _said(_run("ingest", "--help"))
+        assert "client name" in said and f"{MAX_SLIDE_TEXT_CHARS:,} characters" in said
+
+    def test_a_second_ingest_of_one_home_waits_for_the_first_and_says_so(self, tmp_path):
+        import os
+        import subprocess
+        import sys
+        import threading
+        from pathlib import Path
+
+        from slidesearch.store import Store, writer_lock
+
+        tree = tmp_path / "tree"
+        tree.mkdir()
+        (tree / "s.jsonl").write_text(json.dumps({"slide_id": "a", "deck_id": "d", "text": "hello"}) + "\n")
+        repo = Path(__file__).resolve().parents[2]
+        env = {**os.environ, "PYTHONPATH": str(repo), "COLUMNS": "300"}
+        with writer_lock():  # this test is the first writer
+            child = subprocess.Popen([sys.executable, "-m", "cli.main", "slides", "ingest", str(tree), "--no-reindex"],
+                                     cwd=repo, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            watchdog = threading.Timer(120, child.kill)
+            watchdog.start()
+            said = child.stderr.readline()  # the child's first word, or "" when it finished without waiting
+            store = Store()
+            written = store.counts()["slides"]
+            store.close()
+            assert "waiting" in said and f"pid {os.getpid()}" in said, said
+            assert written == 0 and child.poll() is None
+        out, err = child.communicate(timeout=120)
+        watchdog.cancel()
+        assert child.returncode == 0, err
+        store = Store()
+        assert store.counts()["slides"] == 1
+        store.close()
+
+    def test_a_server_still_answering_from_a_replaced_index_says_so(self, tmp_path):
+        from slidesearch.freshness import served_freshness
+        from slidesearch.library import Library
+
+        (tmp_path / "s.jsonl").write_text(json.dumps({"slide_id": "a", "deck_id": "d", "text": "hello"}) + "\n")
+        assert _run("ingest", str(tmp_path / "s.jsonl"), "--embedder", "fast").exit_code == 0
+        served = Library.open().path
+        assert served_freshness(served).status == "fresh"
+        (tmp_path / "s.jsonl").write_text(json.dumps({"slide_id": "b", "deck_id": "d", "text": "hello"}) + "\n")
+        assert _run("ingest", str(tmp_path / "s.jsonl"), "--embedder", "fast").exit_code == 0
+        freshness = served_freshness(served)
+        assert freshness.status == "stale" and "restart" in freshness.message

@@ -1,13 +1,19 @@
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
+import anyio
 import httpx
 import pytest
 import serve_corpus
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
 from typer.testing import CliRunner
 
 from cli.main import app
@@ -42,6 +48,26 @@ class TestServeArguments:
         serve_corpus.build_index(_isolated_seek_home)
         result = runner.invoke(app, ["slides", "serve", "--mcp", "--universes", "Pharma"])
         assert result.exit_code == 1 and "the library has DAAIS, EdTech, S&R" in _said(result)
+
+
+class TestServeAuthSettings:
+    """Checked before the index is opened, so these run on an empty SEEK_HOME."""
+
+    @pytest.mark.parametrize("args", [["--http"], ["--mcp", "--port", "9"]])
+    def test_an_empty_token_is_refused_at_start(self, args, monkeypatch):
+        monkeypatch.setenv("SEEK_API_TOKEN", "")
+        result = runner.invoke(app, ["slides", "serve", *args])
+        assert result.exit_code == 1 and "SEEK_API_TOKEN is set but empty" in _said(result)
+
+    @pytest.mark.parametrize("args", [["--http"], ["--mcp", "--port", "9"]])
+    def test_binding_beyond_loopback_without_a_token_is_refused(self, args):
+        result = runner.invoke(app, ["slides", "serve", *args, "--host", "0.0.0.0"])
+        assert result.exit_code == 1 and "refusing to serve on 0.0.0.0 without SEEK_API_TOKEN" in _said(result)
+
+    def test_insecure_lets_an_operator_bind_beyond_loopback_without_a_token(self):
+        result = runner.invoke(app, ["slides", "serve", "--http", "--host", "0.0.0.0", "--insecure"])
+        # It gets past the exposure check and stops only at the missing index of this empty SEEK_HOME.
+        assert result.exit_code == 1 and "seek slides index" in _said(result) and "refusing" not in _said(result)
 
 
 class TestLogExport:
@@ -101,3 +127,49 @@ def test_http_server_starts_on_loopback_and_needs_the_token(_isolated_seek_home)
     records = UsageLog(_isolated_seek_home / "slides" / "library.db").records()
     assert [(r.channel, r.query) for r in records] == [("http", "customer analytics")]
     assert b"cli-token-123" not in (_isolated_seek_home / "slides" / "library.db").read_bytes()
+
+
+@contextmanager
+def _serving(home: Path, token: str, *args: str):
+    """A `seek slides serve` child on 127.0.0.1 with ``token``; yields its base URL once it answers, stopped by PID."""
+    port = free_port()
+    env = {**os.environ, "SEEK_HOME": str(home), "SEEK_API_TOKEN": token}
+    process = subprocess.Popen([sys.executable, "-m", "cli.main", "slides", "serve", *args, "--port", str(port)],
+                               cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert process.poll() is None, process.stderr.read().decode()
+            try:
+                httpx.get(base, timeout=1)
+                break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, "the server did not come up in 60 s"
+            time.sleep(0.2)
+        yield base
+    finally:
+        os.kill(process.pid, signal.SIGTERM)
+        process.wait(timeout=20)
+        process.stderr.close()
+
+
+@pytest.mark.integration
+def test_mcp_over_http_needs_the_same_bearer_token(_isolated_seek_home):
+    serve_corpus.build_index(_isolated_seek_home)
+
+    async def search(base: str, headers: dict[str, str]):
+        transport = streamable_http_client(f"{base}/mcp", http_client=create_mcp_http_client(headers=headers))
+        async with Client(transport, read_timeout_seconds=60) as client:
+            return await client.call_tool("search_v2", {"query": "customer analytics"})
+
+    with _serving(_isolated_seek_home, "mcp-token-456", "--mcp") as base:
+        initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}}
+        for headers in ({}, {"Authorization": "Bearer"}, {"Authorization": "Bearer wrong-token"}):
+            refused = httpx.post(f"{base}/mcp", json=initialize, headers=headers, timeout=10)
+            assert refused.status_code == 401 and "bearer token" in refused.json()["error"]
+        with pytest.raises(Exception):  # noqa: B017 - the SDK surfaces a 401 as its own transport error
+            anyio.run(search, base, {})
+        answered = anyio.run(search, base, {"Authorization": "Bearer mcp-token-456"})
+    assert not answered.is_error and answered.structured_content["groups"]

@@ -122,3 +122,53 @@ class TestNamedGeneratedDatasets:
         assert 1_000 <= len(sizes) <= 1_200
         assert 6 <= statistics.median(sizes) <= 11
         assert sizes[-1] > 1_000
+
+
+class TestTurnsEvalInputs:
+    """Bad inputs are said, never scored silently (#18 case 15)."""
+
+    @pytest.fixture
+    def bad_catalog(self, techjam, tmp_path):
+        lines = (techjam / "catalog_sample.jsonl").read_text(encoding="utf-8").splitlines()
+        path = tmp_path / "catalog.jsonl"
+        path.write_text("\n".join([lines[0], "{not json", '{"title": "no id"}', *lines[1:]]) + "\n", encoding="utf-8")
+        return path
+
+    def _eval(self, catalog, sessions, *extra):
+        return runner.invoke(app, ["turns", "eval", "--agent", "baseline", "--catalog", str(catalog),
+                                   "--sessions", str(sessions), "--no-progress", *extra])
+
+    def test_bad_catalog_rows_are_counted_and_named_in_both_outputs(self, bad_catalog, few_sessions):
+        report = json.loads(self._eval(bad_catalog, few_sessions, "--json").output)
+        assert report["catalog_skipped"] >= 2
+        assert report["catalog_errors"][:2] == ["line 2: invalid JSON (Expecting property name enclosed in double "
+                                                "quotes)", "line 3: missing parent_asin"]
+        human = self._eval(bad_catalog, few_sessions)
+        said = " ".join(human.output.split())
+        assert human.exit_code == 0
+        assert f"catalog.jsonl: {report['catalog_skipped']} bad row(s) skipped: line 2: invalid JSON" in said
+        assert "line 3: missing parent_asin" in said
+
+    def test_a_repeated_sample_id_is_refused(self, techjam, few_sessions, tmp_path):
+        lines = few_sessions.read_text(encoding="utf-8").splitlines()
+        doubled = tmp_path / "doubled.jsonl"
+        doubled.write_text("\n".join([*lines, lines[0]]) + "\n", encoding="utf-8")
+        result = self._eval(techjam / "catalog_sample.jsonl", doubled)
+        sample_id = json.loads(lines[0])["sample_id"]
+        assert result.exit_code == 1
+        assert f"sample_id given twice: '{sample_id}' at line 1 and line {len(lines) + 1}" in " ".join(result.output.split())
+
+    def test_an_unknown_scenario_type_is_refused(self, techjam, few_sessions, tmp_path):
+        row = json.loads(few_sessions.read_text(encoding="utf-8").splitlines()[0])
+        odd = tmp_path / "odd.jsonl"
+        odd.write_text(json.dumps({**row, "scenario_type": "haggling"}) + "\n", encoding="utf-8")
+        result = self._eval(techjam / "catalog_sample.jsonl", odd)
+        said = " ".join(result.output.split())
+        assert result.exit_code == 1 and "unknown scenario type at line 1 ('haggling')" in said
+        assert "buying, browsing, intent_override, boundary" in said
+
+    def test_an_empty_sessions_file_is_an_error(self, techjam, tmp_path):
+        empty = tmp_path / "empty.jsonl"
+        empty.write_text("\n", encoding="utf-8")
+        result = self._eval(techjam / "catalog_sample.jsonl", empty)
+        assert result.exit_code == 1 and "holds no sessions; nothing to evaluate" in " ".join(result.output.split())

@@ -12,6 +12,7 @@ from core.text import (
     punctuation_insensitive,
     stoplist,
     tokenize,
+    without_surrogates,
 )
 
 
@@ -105,3 +106,13 @@ class TestUnsegmentedAndForeignText:
         assert foreign_share("需要予測") == 1.0
         assert foreign_share("Customer analytics, 2025") == 0.0
         assert foreign_share("12 345") == 0.0
+
+
+class TestWithoutSurrogates:
+    def test_lone_halves_become_replacement_characters_that_encode(self):
+        cleaned = without_surrogates("\ud800abc \udfff")
+        assert cleaned == "\ufffdabc \ufffd" and cleaned.encode("utf-8")
+
+    @given(st.text())
+    def test_real_characters_are_untouched(self, text):
+        assert without_surrogates(text) == text

@@ -273,3 +273,109 @@ class TestContentTypeClassifier:
     )
     def test_rules(self, shape, expected):
         assert classify_content_type(shape) == expected
+
+
+def _jsonl(path: Path, ids: list[str], deck: str = "d", text: str = "hello") -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps({"slide_id": i, "deck_id": deck, "text": text}) + "\n" for i in ids))
+    return path
+
+
+def _owners(store: Store) -> dict[str, str]:
+    return dict(store.db.execute("SELECT slide_id, source_key FROM slides").fetchall())
+
+
+class TestSourcesOwnTheirIds:
+    def test_a_folder_repeating_another_folders_slide_ids_is_a_named_conflict_not_a_transfer(self, tmp_path, store):
+        ids = [f"s{i}" for i in range(50)]
+        first = _jsonl(tmp_path / "a" / "part.jsonl", ids)
+        _jsonl(tmp_path / "b" / "part.jsonl", ids)
+        ingest_path(tmp_path / "a", store)
+        report = ingest_path(tmp_path / "b", store)
+        assert report.files_ingested == 0 and len(report.failures) == 1
+        failure = report.failures[0]
+        assert failure.path == "part.jsonl" and "already belong" in failure.error and "s0" in failure.error
+        assert set(_owners(store).values()) == {str(first)}
+        # The refused file is not recorded: once the owner is gone, the next ingest takes it, not "unchanged".
+        first.unlink()
+        assert ingest_path(tmp_path / "a", store).files_removed == 1
+        again = ingest_path(tmp_path / "b", store)
+        assert (again.files_ingested, again.files_unchanged) == (1, 0)
+        assert set(_owners(store).values()) == {str(tmp_path / "b" / "part.jsonl")} and len(_owners(store)) == 50
+
+    def test_a_deck_id_held_by_another_file_is_a_conflict_too(self, tmp_path, store):
+        _jsonl(tmp_path / "a.jsonl", ["x1"], deck="shared")
+        ingest_path(tmp_path / "a.jsonl", store)
+        report = ingest_path(_jsonl(tmp_path / "b.jsonl", ["y1"], deck="shared"), store)
+        assert report.failures and "shared" in report.failures[0].error
+        assert sorted(_owners(store)) == ["x1"]
+
+
+class TestMasterSheets:
+    def test_sheets_without_an_id_column_keep_every_row_of_each(self, tmp_path, store):
+        a = tmp_path / "a.csv"
+        b = tmp_path / "b.csv"
+        a.write_text("Title,Summary\nA one,first\nA two,second\n")
+        b.write_text("Title,Summary\nB one,first\nB two,second\nB three,third\n")
+        for sheet in (a, b):
+            assert ingest_master(sheet, store).master_rows_written > 0
+        assert ingest_master(a, store).files_unchanged == 1
+        titles = sorted(r.title for r in store.master_rows())
+        assert titles == ["A one", "A two", "B one", "B three", "B two"]
+        assert len({r.row_id for r in store.master_rows()}) == 5  # card ids stay distinct across sheets
+
+    def test_generated_row_ids_of_two_sheets_do_not_overwrite_each_other(self, tmp_path, store):
+        for name in ("one", "two"):
+            (tmp_path / name).mkdir()
+            (tmp_path / name / "master.jsonl").write_text(
+                "".join(json.dumps({"row_id": f"M{k:04d}", "title": f"{name} {k}"}) + "\n" for k in range(1, 4)))
+            ingest_path(tmp_path / name, store)
+        assert len(store.master_rows()) == 6
+
+    def test_unknown_columns_are_named_in_a_warning_and_repeated_ids_are_bad_rows(self, tmp_path, store):
+        sheet = tmp_path / "m.csv"
+        sheet.write_text("ID,Title,Revenue,Owner\n1,Card fraud,4M,Ann\n1,Again,5M,Bob\n")
+        report = ingest_master(sheet, store)
+        assert report.master_rows_written == 1
+        assert any("'Revenue'" in w and "'Owner'" in w for w in report.warnings)
+        assert any("duplicate row id '1'" in e for e in report.row_errors)
+
+    def test_an_old_store_keyed_by_row_id_alone_is_migrated(self, tmp_path):
+        import sqlite_utils
+
+        db = sqlite_utils.Database(tmp_path / "old.db")
+        db["master"].insert({"row_id": "1", "client": "", "use_case": "", "title": "kept", "summary": "",
+                             "source_key": "/x/m.csv"}, pk="row_id")
+        db.close()
+        store = Store(tmp_path / "old.db")
+        assert store.db["master"].pks == ["source_key", "row_id"] and store.master_rows()[0].title == "kept"
+        store.close()
+
+
+class TestLimitsAndSkips:
+    def test_a_huge_slide_text_is_cut_and_the_cut_is_reported(self, tmp_path, store):
+        from slidesearch.ingest import MAX_SLIDE_TEXT_CHARS
+
+        path = _jsonl(tmp_path / "big.jsonl", ["big"], text="word " * 100_000)
+        report = ingest_path(path, store)
+        assert len(next(iter(store.iter_slides())).text) == MAX_SLIDE_TEXT_CHARS
+        assert report.truncated and report.truncated[0].path == "big.jsonl" and "500,000" in report.truncated[0].error
+
+    def test_links_hidden_files_and_loops_are_skipped_with_a_word(self, tmp_path, store):
+        tree = tmp_path / "tree"
+        _jsonl(tree / "Sales" / "ok.jsonl", ["ok"])
+        _jsonl(tmp_path / "outside.jsonl", ["secret"])
+        (tree / "linked.jsonl").symlink_to(tmp_path / "outside.jsonl")
+        (tree / "Sales" / "loop").symlink_to(tree)
+        _jsonl(tree / "..odd.jsonl", ["odd"])
+        report = ingest_path(tree, store)
+        assert sorted(_owners(store)) == ["ok"]
+        skipped = {s.path: s.error for s in report.skipped}
+        assert "symbolic link" in skipped["linked.jsonl"] and "symbolic link" in skipped["Sales/loop"]
+        assert "hidden" in skipped["..odd.jsonl"]
+
+    def test_a_deck_at_the_top_of_the_folder_is_in_the_root_folder_and_the_default_universe(self, tmp_path, store):
+        make_deck(tmp_path / "top" / "Deck.pptx")
+        ingest_path(tmp_path / "top", store)
+        slide = next(iter(store.iter_slides()))
+        assert (slide.folder, slide.universe) == ("/", "Library")

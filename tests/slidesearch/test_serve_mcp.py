@@ -100,6 +100,8 @@ class TestScopedServer:
                                                                    "universes": ["DAAIS"]}),
                 "asks_both": await client.call_tool("search_v2", {"query": "customer analytics",
                                                                   "universes": ["DAAIS", "EdTech"]}),
+                "asks_own": await client.call_tool("search_v2", {"query": "customer analytics",
+                                                                 "universes": ["edtech"]}),
                 "asks_none": await client.call_tool("search_v2", {"query": "fraud detection case study"}),
                 "explain_other": await client.call_tool("explain", {"query": "customer analytics",
                                                                     "slide_ids": ["e3", "d1"]}),
@@ -111,9 +113,10 @@ class TestScopedServer:
 
         results = _run(_server(_isolated_seek_home, "--universes", "EdTech"), calls)
 
-        assert results["asks_other"].is_error
-        assert "outside this server's scope; it serves EdTech" in results["asks_other"].content[0].text
-        for key in ("asks_both", "asks_none"):
+        for key in ("asks_other", "asks_both"):  # a universe outside the scope is unknown, as in a library without it
+            assert results[key].is_error
+            assert "unknown universe(s) in universes: DAAIS; the library has EdTech" in results[key].content[0].text
+        for key in ("asks_own", "asks_none"):
             result = results[key]
             assert not result.is_error and result.structured_content["universes"] == ["EdTech"]
             slides = [i for i in _card_ids(result.structured_content) if not i.startswith("verified:")]
@@ -135,7 +138,7 @@ class TestStreamableHttpTransport:
         app = build_mcp_server(service, decks_dir=tmp_path / "decks", stdio=False).streamable_http_app()
 
         async def calls(client):
-            search = await client.call_tool("search_v2", {"query": "customer analytics", "universes": ["S&R", "DAAIS"]})
+            search = await client.call_tool("search_v2", {"query": "customer analytics", "universes": ["s&r"]})
             ids = _card_ids(search.structured_content)
             explain = await client.call_tool("explain", {"query": "customer analytics", "slide_ids": ids})
             return search, ids, explain
@@ -147,7 +150,8 @@ class TestStreamableHttpTransport:
 
             search, ids, explain = anyio.run(session)
 
-        assert_same_answer(search.structured_content, engine.search_v2("customer analytics", ["S&R"]).model_dump(mode="json"))
+        scoped = engine.within(["S&R"])  # the library a server scoped to S&R serves: S&R's alone
+        assert_same_answer(search.structured_content, scoped.search_v2("customer analytics", ["S&R"]).model_dump(mode="json"))
         assert ids and all(engine.library.universes[engine.library.id_to_row[i]] == "S&R" for i in ids)
         assert [e["slide_id"] for e in explain.structured_content["result"]] == ids
         (record,) = log.records()
