@@ -188,6 +188,7 @@ class SlideSearch:
             id=lib.ids[r], title=lib.titles[r], deck_name=lib.deck_names[r], section=cand.section,
             own_section=lib.section_of(r), score=cand.score, factors=factors, preview=lib.previews[r],
             guaranteed=cand.guaranteed, deck_id=lib.deck_ids[r], slide_number=int(lib.slide_numbers[r]),
+            versions=list(cand.versions),
             folder=lib.folders[r], universe=lib.universes[r],
             angle=angles[cand.angle] if 0 <= cand.angle < len(angles) else None,
         )

@@ -49,6 +49,8 @@ class Card(BaseModel):
         "angle it is closest to); None for a slide found only through expansion terms, or (in explain) a card "
         "the request never scored."))
     deck_id: str | None = None
+    versions: list[str] = Field(default_factory=list, description=(
+        "Other versions of the card's deck (V1, draft, a dated copy) that hold this slide too; the card shows the newest."))
     slide_number: int | None = None
     folder: str | None = None
     universe: str | None = None

@@ -79,6 +79,14 @@ class LibraryView:
         return self._library.folders
 
     @property
+    def deck_names(self) -> list[str]:
+        return self._library.deck_names
+
+    @property
+    def deck_ids(self) -> list[str]:
+        return self._library.deck_ids
+
+    @property
     def canonical_decks(self) -> list[str]:
         return self._library.canonical_decks
 

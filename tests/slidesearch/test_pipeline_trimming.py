@@ -44,6 +44,13 @@ class TestExactDedup:
         cands = tuple(Candidate(row=row, section="x", score=s) for row, s in ((copy, 0.5), (original, 0.9), (other, 0.1)))
         out = ExactDedup(small_view).run(_state(scored=cands))
         assert [c.row for c in out.unique] == [original, other]
+        assert out.unique[0].versions == ("Fraud Analytics v1.pptx",)
+
+    def test_the_newest_version_shows_a_copy_even_when_an_older_one_scores_higher(self, small_view, rows):
+        copy, original = rows("fraud-v1-overview", "fraud-final-overview")  # v1 is 2021, vFinal 2023
+        cands = (Candidate(row=copy, section="x", score=0.9), Candidate(row=original, section="x", score=0.5))
+        out = ExactDedup(small_view).run(_state(scored=cands))
+        assert [(c.row, c.versions) for c in out.unique] == [(original, ("Fraud Analytics v1.pptx",))]
 
 
 class TestNearDuplicateDedup:
@@ -62,6 +69,7 @@ class TestNearDuplicateDedup:
         cands = tuple(Candidate(row=row, section="x", score=s) for row, s in ((final, 0.9), (first, 0.8), (other, 0.7)))
         out = NearDuplicateDedup(small_view, 0.9).run(_state(unique=cands))
         assert [c.row for c in out.distinct] == [final, other]
+        assert out.distinct[0].versions == ("Fraud Analytics v1.pptx",) and out.distinct[1].versions == ()
 
 
 class TestGlobalDeckCap:
