@@ -23,6 +23,7 @@ from core.rarity import scaled_threshold
 from slidesearch.config import SearchConfig
 from slidesearch.explain import ExplainItem, explain_items
 from slidesearch.library import Library, LibraryView, UnknownUniverseError
+from slidesearch.passage import matched_passage
 from slidesearch.pipeline.answer.caps import Caps
 from slidesearch.pipeline.answer.coverage import CoverageCheck
 from slidesearch.pipeline.answer.group import GroupSections
@@ -184,9 +185,15 @@ class SlideSearch:
                 angle=angles[cand.angle] if 0 <= cand.angle < len(angles) else None,
             )
         r = cand.row
+        asked = [angles[cand.angle]] if 0 <= cand.angle < len(angles) else list(angles)
+        # The title is on the card already: the passage is read from the body, the opening kept when nothing matched.
+        passage, marks = (matched_passage(lib.texts[r], asked, lib.bm25.analyse)
+                          if lib.bm25 is not None and asked and lib.texts[r] else ("", []))
+        if not marks:
+            passage = lib.previews[r]
         return Card(
             id=lib.ids[r], title=lib.titles[r], deck_name=lib.deck_names[r], section=cand.section,
-            own_section=lib.section_of(r), score=cand.score, factors=factors, preview=lib.previews[r],
+            own_section=lib.section_of(r), score=cand.score, factors=factors, preview=passage, marks=marks,
             guaranteed=cand.guaranteed, deck_id=lib.deck_ids[r], slide_number=int(lib.slide_numbers[r]),
             versions=list(cand.versions),
             folder=lib.folders[r], universe=lib.universes[r],

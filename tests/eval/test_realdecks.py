@@ -1,4 +1,5 @@
 import json
+import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -35,12 +36,12 @@ def _write_jsonl(path: Path, rows: list[dict]) -> None:
 
 @pytest.fixture
 def subset_dir(tmp_path):
-    """Three small real decks (linked, not copied) with the briefs and judgements restricted to them."""
+    """Three small real decks (copied: the ingest skips symbolic links) with the briefs and judgements restricted to them."""
     source = _realdecks_dir()
     target = tmp_path / "data" / "realdecks"
     for deck in SUBSET:
         (target / deck).parent.mkdir(parents=True, exist_ok=True)
-        (target / deck).symlink_to(source / deck)
+        shutil.copyfile(source / deck, target / deck)
     _write_jsonl(target / "sources.jsonl", [r for r in _jsonl(source / "sources.jsonl") if r["deck"] in SUBSET])
 
     def keep(keys: dict) -> dict:

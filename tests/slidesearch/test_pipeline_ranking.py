@@ -171,7 +171,7 @@ class TestMultipliers:
         state = _state(small_view, "q", intents=("capability",), boosted=cands, entity_rows=frozenset({dash}))
         out = Multipliers(small_view, self._weights(folder_strength=1.0)).run(state)
         card = next(c for c in out.scored if c.row == dash)
-        assert (card.folder, card.type, card.entity) == (3.0, 1.3, 1.5)
+        assert (card.folder, card.type, card.entity) == (3.0, 1.3, SearchConfig().entity_boost)
         assert card.score == pytest.approx(0.5 * card.folder * card.type * card.recency * card.entity)
         low = next(c for c in out.scored if c.row == agenda)
         assert low.type == SearchConfig().low_content_weight

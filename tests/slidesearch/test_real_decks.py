@@ -232,3 +232,12 @@ class TestCoverageNote:
     def test_a_word_no_slide_holds_is_still_named(self, drive):
         engine, _ = drive
         assert "zeppelin" in (engine.search_v2("zeppelin dollars").coverage_note or "")
+
+
+class TestPreview:
+    def test_the_preview_is_the_passage_that_matched_with_its_words_marked(self, drive):
+        engine, ids = drive
+        card = next(c for c in _cards(engine, "churn reduction results")
+                    if c.id == ids["Customer Analytics Case Study.pptx#Results"])
+        assert card.preview.startswith("Reduced churn 18%")
+        assert "churn" in card.marks
