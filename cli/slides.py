@@ -144,6 +144,9 @@ def ingest(
         str | None, typer.Option(help="Embedder for the index: minilm, minilm-full, fast.")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+    thumbnails: Annotated[
+        bool, typer.Option("--thumbnails", help="Then render thumbnails of the decks not rendered before.")
+    ] = False,
 ) -> None:
     """Ingest slides (pptx folders, JSONL, a master sheet or a named dataset), then rebuild the index.
 
@@ -167,11 +170,11 @@ def ingest(
         fail(str(exc))
     rebuild = next((flag for flag in (reindex, index_alias) if flag is not None), True)
     with writer_lock(on_wait=_say_waiting):  # held through the re-index, so the index matches this ingest
-        _ingest_locked(path, master, dataset, rule, rebuild, embedder, as_json)
+        _ingest_locked(path, master, dataset, rule, rebuild, embedder, as_json, thumbnails)
 
 
 def _ingest_locked(path: Path | None, master: Path | None, dataset: str | None, rule: str | None,
-                   rebuild: bool, embedder: str | None, as_json: bool) -> None:
+                   rebuild: bool, embedder: str | None, as_json: bool, thumbnails: bool) -> None:
     from slidesearch.freshness import index_freshness
     from slidesearch.ingest import IngestError, IngestReport, ingest_dataset, ingest_master, ingest_path
     from slidesearch.store import Store
@@ -221,6 +224,8 @@ def _ingest_locked(path: Path | None, master: Path | None, dataset: str | None, 
             err_console.print(f"[yellow]note:[/] rebuilding the index: {escape(freshness.message)}")
     if rebuild and (report.changed or behind):
         _index(embedder, as_json=False, quiet=as_json)
+    if thumbnails:
+        render(workers=2, timeout=120.0, as_json=as_json)
     if report.failures:
         raise typer.Exit(1)
 
@@ -309,3 +314,33 @@ def stats(
         f"taxonomy {data['taxonomy_terms']:,} terms; vocabulary {data['vocabulary']['words']:,} words, "
         f"{data['vocabulary']['phrases']:,} phrases"
     )
+
+
+@app.command()
+def render(
+    workers: Annotated[int, typer.Option(min=1, help="Decks rendered at a time (each runs its own LibreOffice).")] = 2,
+    timeout: Annotated[float, typer.Option(min=1, help="Seconds one deck may take before it is given up.")] = 120.0,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+) -> None:
+    """Make slide thumbnails for every ingested deck not rendered before (LibreOffice + poppler-utils)."""
+    from slidesearch.store import Store
+    from slidesearch.thumbnails import ThumbnailStore, library_deck_paths, render_decks, rendering_available
+
+    missing = rendering_available()
+    if missing:
+        fail(f"cannot render thumbnails: {missing}")
+    store = Store()
+    try:
+        paths = library_deck_paths(store)
+    finally:
+        store.close()
+    with _progress_bars(not as_json) as progress:
+        report = render_decks(paths, ThumbnailStore(), workers=workers, timeout=timeout, progress=progress)
+    if as_json:
+        print_json(report.model_dump())
+        return
+    console.print(f"{report.decks_seen} decks: {report.decks_rendered} rendered ({report.thumbnails_written:,} "
+                  f"thumbnails), {report.decks_unchanged} unchanged, {len(report.failures)} failed, "
+                  f"in {report.seconds:.1f}s")
+    for failure in report.failures:
+        err_console.print(f"[yellow]no thumbnails[/] {failure.path}: {failure.error} (its text cards stay)")

@@ -36,6 +36,7 @@ def assemble(
     as_json: Annotated[bool, typer.Option("--json", help="Print what happened to each slide as JSON.")] = False,
     max_alias: Annotated[int | None, typer.Option("--max", hidden=True)] = None,
     universes_alias: Annotated[list[str] | None, typer.Option("--universes", hidden=True)] = None,
+    preview: Annotated[bool, typer.Option("--preview", help="Render the written deck's slides to PNGs beside it.")] = False,
 ) -> None:
     """Build a deck: `seek slides assemble ID... --out deck.pptx`, or `--query "Q" [--sections ...] [--max-slides 12]`."""
     from slidesearch.assemble import AssembleError, pick_cards, validate_sections
@@ -78,8 +79,9 @@ def assemble(
         fail(str(exc))
     except OSError as exc:  # an unwritable --out: a missing parent under /proc, a file in the path, a name too long
         fail(f"cannot write the deck to {out}: {exc.strerror or exc}")
+    pictures = _preview(result.path) if preview and result.path is not None else []
     if as_json:
-        print_json(result.model_dump(mode="json"))
+        print_json({**result.model_dump(mode="json"), **({"preview": [str(p) for p in pictures]} if preview else {})})
         return
     table = Table("#", "slide", "deck", "how", "why", show_lines=False)
     for note in result.slides:
@@ -88,3 +90,19 @@ def assemble(
     console.print(table)
     console.print(f"wrote {escape(str(result.path))} ({result.n_slides} slides: {len(result.copied)} copied, "
                   f"{len(result.rendered_as_text)} as text) in {result.seconds:.2f} s")
+    if pictures:
+        console.print(f"preview: {len(pictures)} slide pictures in {escape(str(pictures[0].parent))}")
+
+
+def _preview(deck: Path) -> list[Path]:
+    """The written deck rendered to one PNG per slide in ``<deck>.preview/`` (fails with what to install)."""
+    from slidesearch.thumbnails import render_deck, rendering_available
+
+    missing = rendering_available()
+    if missing:
+        fail(f"cannot preview the deck: {missing}")
+    out = deck.with_name(f"{deck.stem}.preview")
+    record = render_deck(deck, "preview", out)
+    if not record.ok:
+        fail(f"the deck was written but could not be previewed: {record.error}")
+    return [out / f"slide-{n}.png" for n in record.slides]

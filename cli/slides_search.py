@@ -92,6 +92,7 @@ def search(
     explain: Annotated[bool, typer.Option("--explain", help="Add a 'why this?' to every card.")] = False,
     trace: Annotated[bool, typer.Option("--trace", help="Show how many candidates each stage took in and let out.")] = False,
     index: Annotated[Path | None, typer.Option("--index", help="Index directory (default SEEK_HOME/slides/index).")] = None,
+    thumbnails: Annotated[bool, typer.Option("--thumbnails", help="Print each card's thumbnail file (after `seek slides render`).")] = False,
 ) -> None:
     """Search the slide library: sections of cards in the engine's order, plus the coverage note."""
     from slidesearch.engine import EmptyQueryError
@@ -107,13 +108,26 @@ def search(
     except (EmptyQueryError, RequestError, ValueError) as exc:
         fail(str(exc))
     explanations = {e.slide_id: e for e in engine.explain_response(response)} if explain else {}
+    pictures = _thumbnail_files(engine, response) if thumbnails else {}
     if as_json:
         data = response.model_dump(mode="json")
         if explain:
             data["explanations"] = [e.model_dump(mode="json") for e in explanations.values()]
+        if thumbnails:
+            data["thumbnail_files"] = {k: str(v) for k, v in pictures.items()}
         print_json(data)
         return
     print_response(response, explanations)
+    if thumbnails:
+        console.print(Text("thumbnails:", style="bold"))
+        for card in response.cards():
+            console.print(Text(f"  {card.id}  {pictures.get(card.id, '(not rendered: run `seek slides render`)')}"))
+
+
+def _thumbnail_files(engine: SlideSearch, response) -> dict[str, Path]:
+    from slidesearch.thumbnails import card_thumbnails
+
+    return card_thumbnails(engine.library, [c.id for c in response.cards()])
 
 
 @app.command("explain")

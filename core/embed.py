@@ -94,12 +94,12 @@ class MiniLMEmbedder:
         # each CLI search, with no download to watch (the weights are local). Off for the load
         # only: the switch is process-wide (it also silences huggingface_hub's bars).
         bars_were_on = transformers_logging.is_progress_bar_enabled()
-        transformers_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
+        transformers_logging.disable_progress_bar()  # type: ignore[no-untyped-call, unused-ignore]
         try:
             model = SentenceTransformer(str(get_model_path()), device="cpu")
         finally:
             if bars_were_on:
-                transformers_logging.enable_progress_bar()  # type: ignore[no-untyped-call]
+                transformers_logging.enable_progress_bar()  # type: ignore[no-untyped-call, unused-ignore]
         model.max_seq_length = max_tokens
         if quantize:
             model = _quantize_linear_int8(model)

@@ -196,7 +196,7 @@ class SlideSearch:
             own_section=lib.section_of(r), score=cand.score, factors=factors, preview=passage, marks=marks,
             guaranteed=cand.guaranteed, deck_id=lib.deck_ids[r], slide_number=int(lib.slide_numbers[r]),
             versions=list(cand.versions),
-            folder=lib.folders[r], universe=lib.universes[r],
+            folder=lib.folders[r], universe=lib.universes[r], source_format=lib.source_formats[r] or None,
             angle=angles[cand.angle] if 0 <= cand.angle < len(angles) else None,
         )
 
@@ -225,10 +225,17 @@ class SlideSearch:
             return row.document[:600] if row else card.preview
         return self.library.snippets[self.library.id_to_row[card.id]]
 
+    def _fields_for(self, card: Card) -> dict[str, str]:
+        """The slide's texts besides title and body (notes, SmartArt, charts, pictures), for "found in"."""
+        row = self.library.id_to_row.get(card.id)
+        if row is None:
+            return {}
+        return {name: texts[row] for name, texts in self.library.field_texts.items() if texts[row]}
+
     def explain_response(self, response: SearchResponse, ids: Sequence[str] | None = None) -> list[Explanation]:
         """Explanations for a response's cards (all, or those in ``ids``), ranked query and 600-char snippets."""
         cards = [c for c in response.cards() if ids is None or c.id in set(ids)]
-        items = [ExplainItem(card=c, snippet=self._snippet_for(c)) for c in cards]
+        items = [ExplainItem(card=c, snippet=self._snippet_for(c), fields=self._fields_for(c)) for c in cards]
         return explain_items(response.query, items, self.model, response.expanded_terms)
 
     def explain(self, query: str | list[str], slide_ids: Sequence[str],
@@ -266,5 +273,6 @@ class SlideSearch:
                     raise ValueError(f"unknown verified row {sid}")
                 cards.append(self.card(Candidate(master=index, section=self.view.section_table.case_studies,
                                                  verified=True)))
-        items = [ExplainItem(card=c, snippet=self._snippet_for(c), shown=c.id in shown) for c in cards]
+        items = [ExplainItem(card=c, snippet=self._snippet_for(c), shown=c.id in shown,
+                             fields=self._fields_for(c)) for c in cards]
         return explain_items(response.query, items, self.model, response.expanded_terms)

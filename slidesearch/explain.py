@@ -15,12 +15,13 @@ match is by meaning only.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
 from core.text import ENGLISH_STOPWORDS, ngrams, punctuation_insensitive, tokenize
+from slidesearch.model import FOUND_IN
 from slidesearch.response import Card, Explanation
 
 if TYPE_CHECKING:
@@ -37,6 +38,8 @@ class ExplainItem:
     snippet: str
     shown: bool = True
     """False for a card the query's response does not show (asked about by id): it is explained as such."""
+    fields: dict[str, str] = field(default_factory=dict)
+    """The slide's other searched texts by field (``model.FOUND_IN``): says where a match was found."""
 
 
 class ExplainReply(BaseModel):
@@ -69,7 +72,7 @@ def _quoted(terms: Sequence[str]) -> str:
 def offline_explanation(query: str, item: ExplainItem, expanded: Sequence[str] = ()) -> Explanation:
     """An honest explanation from the card's own factors and the words it literally contains."""
     card, f = item.card, item.card.factors
-    text = f"{card.title}\n{item.snippet}"
+    text = "\n".join([card.title, item.snippet, *item.fields.values()])
     matched = literal_matches(query, text)
     padded = f" {punctuation_insensitive(text)} "
     related = [t for t in expanded if f" {punctuation_insensitive(t)} " in padded][:3]
@@ -87,6 +90,11 @@ def offline_explanation(query: str, item: ExplainItem, expanded: Sequence[str] =
         parts.append("None of the query's words appear on it; it matched by meaning only (closest related material).")
     else:
         parts.append("None of the query's words appear on it.")
+    for name, field_text in item.fields.items():
+        inside = f" {punctuation_insensitive(field_text)} "
+        found = [t for t in matched if f" {t} " in inside]
+        if found:
+            parts.append(f"Found in {FOUND_IN[name]}: {_quoted(found)}.")
     if related:
         parts.append(f"Also mentions related term{'s' if len(related) > 1 else ''} {_quoted(related)}.")
     if card.guaranteed:

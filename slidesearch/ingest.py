@@ -18,7 +18,6 @@ Paths in the report are relative to the ingested folder.
 from __future__ import annotations
 
 import csv
-import hashlib
 import json
 import os
 import re
@@ -33,7 +32,10 @@ from pydantic import BaseModel, Field, ValidationError
 from core.files import file_sha256
 from core.settings import get_settings
 from slidesearch.content_type import SlideShape, classify_content_type
-from slidesearch.model import Deck, Slide, VerifiedCaseStudy, normalise_folder, universe_for
+from slidesearch.extract.convert import INSTALL_HINT, soffice_path
+from slidesearch.extract.pptx import read_slide
+from slidesearch.ingest_formats import read_other_format
+from slidesearch.model import Deck, Slide, VerifiedCaseStudy, deck_id_for, normalise_folder, universe_for
 from slidesearch.store import CONFLICT_EXAMPLES, SourceConflict, Store
 
 #: SlideVQA ids are "<deck>-<page>-1024.jpg"; deck names hold '-' and digits, so parse from the right
@@ -124,43 +126,7 @@ class IngestError(ValueError):
     """A source that cannot be ingested at all (wrong kind, unreadable, no usable rows)."""
 
 
-def _slug(text: str) -> str:
-    return re.sub(r"[^0-9A-Za-z]+", "-", text).strip("-").lower() or "deck"
-
-
 # ---------------------------------------------------------------------- pptx
-
-
-def _shape_texts(shapes: Any, acc: dict[str, Any]) -> None:
-    """Walk shapes (into groups) collecting text frames, table cells, and counts of tables, charts, pictures."""
-    from pptx.enum.shapes import MSO_SHAPE_TYPE
-
-    for shape in shapes:
-        if shape.shape_type == MSO_SHAPE_TYPE.GROUP:
-            _shape_texts(shape.shapes, acc)
-            continue
-        if getattr(shape, "has_table", False) and shape.has_table:
-            acc["n_tables"] += 1
-            rows = [" | ".join(cell.text.strip() for cell in row.cells) for row in shape.table.rows]
-            table_text = "\n".join(r for r in rows if r.strip(" |"))
-            acc["table_chars"] += len(table_text)
-            acc["parts"].append(table_text)
-            continue
-        if getattr(shape, "has_chart", False) and shape.has_chart:
-            acc["n_charts"] += 1
-            chart = shape.chart
-            if chart.has_title and chart.chart_title.has_text_frame:
-                acc["parts"].append(chart.chart_title.text_frame.text.strip())
-            continue
-        if shape.shape_type == MSO_SHAPE_TYPE.PICTURE:
-            acc["n_pictures"] += 1
-        if getattr(shape, "has_text_frame", False) and shape.has_text_frame:
-            if acc["title_shape_id"] is not None and shape.shape_id == acc["title_shape_id"]:
-                continue
-            text = shape.text_frame.text.strip()
-            if text:
-                acc["n_text_boxes"] += 1
-                acc["parts"].append(text)
 
 
 def _deck_date(prs: Any, path: Path) -> date:
@@ -171,8 +137,10 @@ def _deck_date(prs: Any, path: Path) -> date:
     return datetime.fromtimestamp(path.stat().st_mtime, tz=UTC).date()
 
 
-def read_pptx(path: Path, root: Path, universe: str | None = None) -> tuple[Deck, list[Slide]]:
-    """One deck's slides: title, text frames, grouped shapes, tables and speaker notes; type inferred.
+def read_pptx(path: Path, root: Path, universe: str | None = None, ocr: bool = True) -> tuple[Deck, list[Slide]]:
+    """One deck's slides: title, text frames, grouped shapes, tables; notes, SmartArt, charts, pictures apart.
+
+    The texts come from ``extract.pptx.read_slide`` (``ocr``: read pictures' text when tesseract is installed).
 
     The folder is the file's directory relative to ``root``; the deck date comes from the
     file's core properties (created, else modified) or else its mtime. Raises IngestError for
@@ -197,43 +165,22 @@ def read_pptx(path: Path, root: Path, universe: str | None = None) -> tuple[Deck
         raise IngestError(f"a damaged (corrupt) PowerPoint file that cannot be read ({exc})") from exc
     rel = path.relative_to(root) if path != root else Path(path.name)
     folder = normalise_folder(str(rel.parent))
-    # The slug reads well; the path hash keeps "Q3 plan.pptx" and "Q3-plan.pptx" apart.
-    deck_id = f"{_slug(str(rel.with_suffix('')))}-{hashlib.sha1(str(rel).encode()).hexdigest()[:6]}"
+    deck_id = deck_id_for(rel)
     deck_date = _deck_date(prs, path)
     uni = universe_for(folder, universe)
     slides: list[Slide] = []
+    size = (prs.slide_width or 0, prs.slide_height or 0)
     for number, page in enumerate(prs.slides, start=1):
-        title_shape = page.shapes.title
-        title = (
-            title_shape.text_frame.text.strip()
-            if title_shape is not None and title_shape.has_text_frame
-            else ""
-        )
-        acc: dict[str, Any] = {
-            "parts": [],
-            "n_tables": 0,
-            "n_charts": 0,
-            "n_pictures": 0,
-            "n_text_boxes": 0,
-            "table_chars": 0,
-            "title_shape_id": title_shape.shape_id if title_shape is not None else None,
-        }
-        _shape_texts(page.shapes, acc)
-        if page.has_notes_slide:
-            notes = page.notes_slide.notes_text_frame
-            if notes is not None and notes.text.strip():
-                acc["parts"].append(f"Notes: {notes.text.strip()}")
-        body = "\n".join(acc["parts"])
-        if not title and body:
-            title = body.splitlines()[0][:120]
+        found = read_slide(page, size, ocr=ocr)
+        title, body = found.title, "\n".join(found.body)
         shape = SlideShape(
             title=title,
-            text=body,
-            n_tables=acc["n_tables"],
-            n_charts=acc["n_charts"],
-            n_pictures=acc["n_pictures"],
-            n_text_boxes=acc["n_text_boxes"],
-            table_chars=acc["table_chars"],
+            text="\n".join([body, *found.smartart, *found.charts]),  # what the slide shows, notes aside
+            n_tables=found.n_tables,
+            n_charts=found.n_charts,
+            n_pictures=found.n_pictures,
+            n_text_boxes=found.n_text_boxes,
+            table_chars=found.table_chars,
         )
         slides.append(
             Slide(
@@ -248,6 +195,11 @@ def read_pptx(path: Path, root: Path, universe: str | None = None) -> tuple[Deck
                 universe=uni,
                 deck_date=deck_date,
                 source_path=str(path),
+                notes=found.notes,
+                smartart_text="\n".join(found.smartart),
+                chart_text="\n".join(found.charts),
+                picture_text="\n".join(found.pictures),
+                source_format="pptx",
             )
         )
     deck = Deck(
@@ -546,7 +498,7 @@ def _walk(path: Path, report: IngestReport) -> list[Path]:
 
 
 def ingest_path(path: Path, store: Store, universe: str | None = None) -> IngestReport:
-    """Ingest a .pptx file, a slides JSONL file, or a folder tree of both (plus ``master.jsonl``/``.csv`` in it).
+    """Ingest a deck (.pptx; .pdf, .ppt, .odp, .key), a slides JSONL file, or a folder tree of them (plus a master).
 
     Each file is its own all-or-nothing unit. Re-ingesting a folder also forgets the files
     ingested from it before that are no longer there (a deleted deck leaves the library).
@@ -570,10 +522,11 @@ def ingest_path(path: Path, store: Store, universe: str | None = None) -> Ingest
         if name.startswith("~$"):
             report.skipped.append(IngestFailure(path=shown, error="an Office lock file (the deck is open in PowerPoint)"))
             continue
-        if name.endswith((".ppt", ".pps", ".pot", ".key", ".odp")):
+        if name.endswith(".pot") or (name.endswith((".ppt", ".pps", ".key", ".odp")) and soffice_path() is None):
             report.files_seen += 1
             report.failures.append(IngestFailure(path=shown, error=f"a {file.suffix} presentation, not a .pptx: "
-                                                 "save it as .pptx (PowerPoint or LibreOffice) and ingest again"))
+                                                 "save it as .pptx (PowerPoint or LibreOffice) and ingest again, "
+                                                 f"or let seek convert it: {INSTALL_HINT}"))
             continue
         if name.endswith(".pptx"):
 
@@ -582,6 +535,12 @@ def ingest_path(path: Path, store: Store, universe: str | None = None) -> Ingest
                 return slides, [deck], [], []
 
             _ingest_file(store, str(file), "pptx", file, report, read_deck, universe, root)
+        elif name.endswith((".pdf", ".ppt", ".pps", ".odp", ".key")):
+            def read_other(file: Path = file) -> tuple[Any, ...]:
+                deck, slides = read_other_format(file, root, universe, read_pptx)
+                return slides, [deck], [], []
+
+            _ingest_file(store, str(file), file.suffix.lower().lstrip("."), file, report, read_other, universe, root)
         elif name in MASTER_NAMES and path.is_dir():
             _ingest_master(store, file, report, root)
         elif name.endswith(".jsonl") and name not in NON_SLIDE_JSONL:
@@ -592,10 +551,11 @@ def ingest_path(path: Path, store: Store, universe: str | None = None) -> Ingest
 
             _ingest_file(store, str(file), "jsonl", file, report, read_jsonl, universe, root)
         elif not path.is_dir():
-            raise IngestError(f"{shown}: expected a .pptx or .jsonl file or a folder")
+            raise IngestError(f"{shown}: expected a deck (.pptx, .pdf, .ppt, .odp, .key), a .jsonl file or a folder")
         else:
             kind = f"a {file.suffix} file" if file.suffix else "a file without an extension"
-            report.skipped.append(IngestFailure(path=shown, error=f"not slides ({kind}; seek reads .pptx and .jsonl)"))
+            report.skipped.append(IngestFailure(path=shown, error=f"not slides ({kind}; seek reads .pptx, .pdf, .ppt, "
+                                                                 ".pps, .odp, .key and .jsonl)"))
     if path.is_dir():
         ingested = {str(f) for f in files}
         for key in store.sources_under(str(path)):

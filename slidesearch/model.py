@@ -11,9 +11,11 @@ table assigns sections with that one).
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Sequence
 from datetime import date
+from pathlib import Path
 from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -139,6 +141,28 @@ def slide_document(title: str, text: str) -> str:
     return f"{title}\n{text}" if text else title
 
 
+#: Slide fields searched besides the title and typed body, in the order a search document holds them,
+#: each with where a card says a match in it was found. JSONL rows without them keep "" (not searched).
+FOUND_IN: dict[str, str] = {
+    "notes": "the speaker notes",
+    "smartart_text": "a SmartArt diagram on this slide",
+    "chart_text": "a chart on this slide",
+    "picture_text": "a picture on this slide",
+}
+
+
+def search_document(title: str, text: str, extra: Sequence[str] = ()) -> str:
+    """What a slide is searched by: title and typed body (``slide_document``), then its other texts (``FOUND_IN``)."""
+    head = slide_document(title, text)
+    tail = [t for t in extra if t]
+    return "\n".join([head, *tail]) if head and tail else head or "\n".join(tail)
+
+
+def card_preview(title: str, text: str, searched: str) -> str:
+    """The card preview: the typed text when the slide has any, else the start of what it is searched by."""
+    return preview(slide_document(title, text)) if text else preview(searched)
+
+
 def universe_for(folder: str, given: str | None = None) -> str:
     """The slide's universe: the one given, else the folder's top component (known aliases folded)."""
     candidate = (given or "").strip()
@@ -158,6 +182,15 @@ def normalise_folder(folder: str) -> str:
     """
     parts = [p for p in folder.replace("\\", "/").split("/") if p and p != "."]
     return "/" + "/".join(parts)
+
+
+def deck_id_for(rel: Path) -> str:
+    """A deck file's id from its path under the ingested root: a readable slug plus a hash of the exact path.
+
+    The hash keeps "Q3 plan.pptx" and "Q3-plan.pptx" (one slug) apart.
+    """
+    slug = re.sub(r"[^0-9A-Za-z]+", "-", str(rel.with_suffix(""))).strip("-").lower() or "deck"
+    return f"{slug}-{hashlib.sha1(str(rel).encode()).hexdigest()[:6]}"
 
 
 Folder = Annotated[str, AfterValidator(normalise_folder)]
@@ -189,6 +222,11 @@ class Slide(BaseModel):
     universe: str = ""
     deck_date: date | None = None
     source_path: str | None = None
+    notes: str = ""
+    smartart_text: str = ""
+    chart_text: str = ""
+    picture_text: str = Field(default="", description="Text read from the slide's pictures by OCR.")
+    source_format: str = Field(default="", description="The file format the slide came from (pptx, pdf, ppt...).")
 
     @field_validator("content_type")
     @classmethod
@@ -205,12 +243,16 @@ class Slide(BaseModel):
         return slide_document(self.title, self.text)
 
     @property
+    def search_document(self) -> str:
+        return search_document(self.title, self.text, [getattr(self, name) for name in FOUND_IN])
+
+    @property
     def snippet(self) -> str:
-        return snippet(self.document)
+        return snippet(self.search_document)
 
     @property
     def preview(self) -> str:
-        return preview(self.document)
+        return card_preview(self.title, self.text, self.search_document)
 
     @property
     def canonical_deck_id(self) -> str:

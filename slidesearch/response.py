@@ -57,6 +57,10 @@ class Card(BaseModel):
     universe: str | None = None
     client: str | None = None
     use_case: str | None = None
+    source_format: str | None = Field(default=None, description="The deck file's format (pptx, pdf, ppt, odp, key).")
+    thumbnail: str | None = Field(default=None, description=(
+        "Where the slide's picture is served (GET, same token and scope as search; ?size=large for the big view); "
+        "None when the slide has not been rendered."))
 
 
 class StageTrace(BaseModel):

@@ -46,6 +46,8 @@ SLIDE_COLUMNS = (
     "deck_date",
     "source_path",
 )
+#: Text columns added after the first stores were written: an older store gains them empty on open.
+EXTRA_SLIDE_COLUMNS = ("notes", "smartart_text", "chart_text", "picture_text", "source_format")
 
 
 #: How many ids a conflict message names before "and N more".
@@ -140,6 +142,9 @@ class Store:
             )
             self.db.table("slides").create_index(["deck_id"])
             self.db.table("slides").create_index(["source_key"])
+        missing = [c for c in EXTRA_SLIDE_COLUMNS if c not in self.db["slides"].columns_dict]
+        for column in missing:  # a store made before slides had these fields: re-ingest fills them
+            self.db["slides"].add_column(column, str)
         if "decks" not in self.db.table_names():
             self.db.table("decks").create(
                 {
@@ -278,9 +283,10 @@ class Store:
 
     def iter_slides(self) -> Iterator[Slide]:
         """Every slide in ingestion order, as models."""
-        cols = ", ".join(SLIDE_COLUMNS)
-        for row in self.db.execute(f"SELECT {cols} FROM slides ORDER BY rowid").fetchall():
-            record = dict(zip(SLIDE_COLUMNS, row, strict=True))
+        names = SLIDE_COLUMNS + EXTRA_SLIDE_COLUMNS
+        for row in self.db.execute(f"SELECT {', '.join(names)} FROM slides ORDER BY rowid").fetchall():
+            record = dict(zip(names, row, strict=True))
+            record.update({c: record[c] or "" for c in EXTRA_SLIDE_COLUMNS})
             record["deck_date"] = date.fromisoformat(record["deck_date"]) if record["deck_date"] else None
             yield Slide.model_validate(record)
 

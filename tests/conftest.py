@@ -12,6 +12,8 @@ def _isolated_seek_home(tmp_path_factory, monkeypatch):
     home = tmp_path_factory.mktemp("seek_home")
     monkeypatch.setenv("SEEK_HOME", str(home))
     monkeypatch.setenv("SEEK_DATA_DIR", str(SHARED_DATA))
+    # OCR is most of the cost of reading real decks (minutes for the realdecks set); the tests of it turn it on.
+    monkeypatch.setenv("SEEK_OCR", "off")
     for var in ("ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY", "NVIDIA_API_KEY", "SEEK_LLM",
                 "SEEK_JUDGE_LLM", "TECHJAM_PHASE6_MODE", "SEEK_API_TOKEN"):
         monkeypatch.delenv(var, raising=False)

@@ -32,12 +32,13 @@ from slidesearch.config import LexicalConfig
 from slidesearch.library.mining import CLUSTER_CANDIDATES, Progress, mine_clusters, mine_taxonomy, mine_terms
 from slidesearch.library.storage import LibraryError, load_library, save_library
 from slidesearch.model import (
+    FOUND_IN,
     Slide,
     VerifiedCaseStudy,
+    card_preview,
     decimal_year,
     deck_families,
-    preview,
-    slide_document,
+    search_document,
     snippet,
 )
 from slidesearch.sections import DEFAULT_SECTIONS, SectionTable
@@ -96,6 +97,9 @@ class Library:
         self.deck_years: NDArray[np.float32] = np.zeros(0, dtype=np.float32)
         self.deck_dates: list[date | None] = []
         self.source_paths: list[str | None] = []
+        #: Per FOUND_IN field (notes, SmartArt, charts, pictures), its text on every slide ("" where none).
+        self.field_texts: dict[str, list[str]] = {name: [] for name in FOUND_IN}
+        self.source_formats: list[str] = []
         self.vectors: NDArray[np.float32] = np.zeros((0, 0), dtype=np.float32)
         self.bm25: BM25Index | None = None
         # What BM25 indexed (``LexicalConfig.text``); not stored on disk: `seek slides index` always builds "full".
@@ -203,7 +207,14 @@ class Library:
             universe=self.universes[row],
             deck_date=self.deck_dates[row],
             source_path=self.source_paths[row],
+            source_format=self.source_formats[row],
+            **{name: texts[row] for name, texts in self.field_texts.items()},
         )
+
+    def search_documents(self) -> list[str]:
+        """What each slide is searched by: title, typed text, then notes, SmartArt, chart and picture text."""
+        extras = list(zip(*self.field_texts.values(), strict=True)) if self.n else []
+        return [search_document(t, x, e) for t, x, e in zip(self.titles, self.texts, extras, strict=True)]
 
     def section_of(self, row: int) -> str:
         return self.section_table.names[int(self.sections[row])]
@@ -255,7 +266,7 @@ class Library:
         lib.embedder_name = embedder if isinstance(embedder, str) else _embedder_key(model)
         lib.embedder_model = model.name
         lib._fill_columns(list(slides))
-        documents = [slide_document(t, x) for t, x in zip(lib.titles, lib.texts, strict=True)]
+        documents = lib.search_documents()
         lib.vectors = _encode(model, lib.snippets, "embed", progress, batch_size)
         lib._mine(documents, lexical or LexicalConfig(), progress)
         lib.taxonomy_vectors = _encode(model, lib.taxonomy, "taxonomy", progress, batch_size)
@@ -301,14 +312,16 @@ class Library:
         picked = rows.tolist()
         lib.n = len(picked)
         for column in ("ids", "titles", "texts", "snippets", "previews", "content_types", "universes", "deck_ids",
-                       "deck_names", "canonical_decks", "folders", "slide_numbers", "deck_dates", "source_paths"):
+                       "deck_names", "canonical_decks", "folders", "slide_numbers", "deck_dates", "source_paths",
+                       "source_formats"):
             values = getattr(self, column)
             setattr(lib, column, [values[r] for r in picked])
+        lib.field_texts = {name: [texts[r] for r in picked] for name, texts in self.field_texts.items()}
         lib.id_to_row = {slide_id: row for row, slide_id in enumerate(lib.ids)}
         lib.sections = np.asarray(self.sections[rows])
         lib.deck_years = np.asarray(self.deck_years[rows])
         lib.vectors = np.ascontiguousarray(self.vectors[rows], dtype=np.float32)
-        documents = [slide_document(t, x) for t, x in zip(lib.titles, lib.texts, strict=True)]
+        documents = lib.search_documents()
         bm25 = self.bm25
         lexical = LexicalConfig(text=self.lexical_text, stemmer=bm25.stemmer if bm25 else "english",
                                 k1=bm25.k1 if bm25 else 1.5, b=bm25.b if bm25 else 0.75)
@@ -336,9 +349,11 @@ class Library:
         self.id_to_row = seen
         self.titles = [s.title for s in slides]
         self.texts = [s.text for s in slides]
-        docs = [slide_document(s.title, s.text) for s in slides]
+        self.field_texts = {name: [getattr(s, name) for s in slides] for name in FOUND_IN}
+        self.source_formats = [s.source_format for s in slides]
+        docs = self.search_documents()
         self.snippets = [snippet(d) for d in docs]
-        self.previews = [preview(d) for d in docs]
+        self.previews = [card_preview(t, x, d) for t, x, d in zip(self.titles, self.texts, docs, strict=True)]
         self.content_types = [s.content_type for s in slides]
         table = self.section_table
         self.sections = np.array([table.index[table.section_in_deck(table.section_for(s.content_type, s.title, s.text),

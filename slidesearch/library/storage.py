@@ -30,7 +30,7 @@ from numpy.typing import NDArray
 from core.lexical import BM25Index
 from core.rarity import DocFreqTable
 from core.settings import get_settings
-from slidesearch.model import PREVIEW_CHARS, VerifiedCaseStudy
+from slidesearch.model import FOUND_IN, VerifiedCaseStudy, card_preview
 
 
 class StoredLibrary(Protocol):
@@ -55,6 +55,8 @@ class StoredLibrary(Protocol):
     deck_years: NDArray[np.float32]
     deck_dates: list[date | None]
     source_paths: list[str | None]
+    field_texts: dict[str, list[str]]
+    source_formats: list[str]
     vectors: NDArray[np.float32]
     bm25: BM25Index | None
     rarity: DocFreqTable
@@ -298,6 +300,11 @@ def _string_columns(lib: StoredLibrary) -> dict[str, list[str]]:
     }
 
 
+def _added_columns(lib: StoredLibrary) -> dict[str, list[str]]:
+    """Columns added after the first indexes were written; an index without them opens with them empty."""
+    return {**{f"field_{name}": texts for name, texts in lib.field_texts.items()}, "source_formats": lib.source_formats}
+
+
 def _save_columns(lib: StoredLibrary, directory: Path) -> None:
     """Each string column as one UTF-8 file of NUL-separated values: read back with one decode and split.
 
@@ -305,7 +312,7 @@ def _save_columns(lib: StoredLibrary, directory: Path) -> None:
     once per distinct value plus an int32 code per slide, so opening builds no duplicates.
     """
     directory.mkdir()
-    for name, values in _string_columns(lib).items():
+    for name, values in {**_string_columns(lib), **_added_columns(lib)}.items():
         distinct = list(dict.fromkeys(values))
         if len(distinct) <= len(values) // 2:
             code = {v: i for i, v in enumerate(distinct)}
@@ -339,7 +346,12 @@ def _load(lib: StoredLibrary, path: Path, meta: dict[str, Any]) -> None:
     lib.folders, lib.titles, lib.texts = cols["folders"], cols["titles"], cols["texts"]
     lib.snippets, lib.content_types = cols["snippets"], cols["content_types"]
     lib.universes, lib.canonical_decks = cols["universes"], cols["canonical_decks"]
-    lib.previews = [s[:PREVIEW_CHARS] for s in lib.snippets]
+    added = {name: _read_column(path / "columns", name, n) if (path / "columns" / f"{name}.txt").exists()
+             else [""] * n for name in _added_columns(lib)}
+    lib.field_texts = {name: added[f"field_{name}"] for name in FOUND_IN}
+    lib.source_formats = added["source_formats"]
+    # The snippet is the start of the search document, so its start is the preview of a slide without typed text.
+    lib.previews = [card_preview(t, x, s) for t, x, s in zip(lib.titles, lib.texts, lib.snippets, strict=True)]
     lib.source_paths = [p or None for p in cols["source_paths"]]
     parsed: dict[str, date | None] = {"": None}
     lib.deck_dates = [

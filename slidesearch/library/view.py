@@ -144,9 +144,9 @@ class LibraryView:
 
     @cached_property
     def lowered_documents(self) -> list[str]:
-        """Each slide's title and text, lower-cased (what the coverage note reads for symbols)."""
-        lib = self._library
-        return [f"{t}\n{x}".lower() for t, x in zip(lib.titles, lib.texts, strict=True)]
+        """Each slide's searched document (title, text, notes, chart and picture words), lower-cased: what the
+        coverage note reads for currency and percent symbols, as the index reads it for words."""
+        return [d.lower() for d in self._library.search_documents()]
 
     @cached_property
     def unreadable(self) -> NDArray[np.bool_]:

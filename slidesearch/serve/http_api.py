@@ -259,7 +259,12 @@ def create_app(service: SlideService, *, api_token: str | None = None, workers: 
 
     @app.get("/health", summary="Liveness: the library is loaded, and whether its index is up to date")
     async def health() -> dict[str, Any]:
-        return {"status": "ok", "slides": service.library.n, "index": service.freshness()}
+        # Tokenless: whether the index is current, and no more. How many files changed where, and the
+        # index's path on this machine, are in the token-guarded /stats (a scoped server's /health must not
+        # count other universes' files).
+        index = service.freshness()
+        return {"status": "ok", "slides": service.library.n,
+                "index": None if index is None else {"status": index["status"]}}
 
     @app.get("/universes", dependencies=guarded, responses=errors, summary="The universes a search may name")
     async def universes() -> dict[str, Any]:
@@ -320,6 +325,14 @@ def create_app(service: SlideService, *, api_token: str | None = None, workers: 
             "X-Seek-Slides-Copied": str(len(result.copied)),
             "X-Seek-Slides-As-Text": str(len(result.rendered_as_text)),
         })
+
+    @app.get("/slides/{slide_id}/thumbnail.png", dependencies=guarded, summary="A slide's picture (PNG)",
+             responses={**errors, 200: {"content": {"image/png": {}}, "description": "The thumbnail"}})
+    async def thumbnail(slide_id: str, size: Literal["small", "large"] = "small") -> FileResponse:
+        found = await in_thread(service.thumbnail_file, slide_id, size == "large")
+        if found is None:
+            raise _HTTPError(404, f"slide {slide_id} has no thumbnail yet; run `seek slides render`")
+        return FileResponse(found, media_type="image/png", headers={"Cache-Control": "private, max-age=3600"})
 
     app.add_middleware(BodySizeLimit, limit=max_body_bytes)
     return app

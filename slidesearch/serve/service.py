@@ -24,14 +24,17 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from core.settings import get_settings
 from slidesearch.assemble import AssembleResult, assemble, pick_cards
+from slidesearch.engine import SlideSearch
 from slidesearch.library import OutOfScopeError, UnknownUniverseError
 from slidesearch.request import Query, RequestError, RequestPolicy
 from slidesearch.response import Explanation, SearchResponse
 from slidesearch.sections import SECTIONS
 from slidesearch.serve.usage_log import UsageLog
+from slidesearch.thumbnails import ThumbnailStore
 
 #: The input policy of the default configuration; a service uses its engine's own (``SlideService.policy``).
 DEFAULT_POLICY = RequestPolicy.of()
@@ -54,16 +57,28 @@ def clean_query(value: Query) -> Query:
     return DEFAULT_POLICY.query(value)
 
 
+def thumbnail_url(slide_id: str) -> str:
+    """The HTTP address of a slide's thumbnail (``?size=large`` for the big view)."""
+    return f"/slides/{quote(slide_id, safe='')}/thumbnail.png"
+
+
+def _rendered_thumbnails() -> ThumbnailStore | None:
+    """The library's thumbnail store when ``seek slides render`` has made one (a server never creates it)."""
+    root = get_settings().slides_dir / "thumbnails"
+    return ThumbnailStore(root) if (root / "renders.sqlite").exists() else None
+
+
 class SlideService:
     """One engine shared read-only by every request of every channel, with the scope and the usage log."""
 
-    def __init__(self, engine: Any, *, scope: Sequence[str] | None = None, usage_log: UsageLog | None = None,
-                 index_path: Path | None = None) -> None:
+    def __init__(self, engine: SlideSearch, *, scope: Sequence[str] | None = None,
+                 usage_log: UsageLog | None = None, index_path: Path | None = None,
+                 thumbnails: ThumbnailStore | None = None) -> None:
+        self.thumbnails = thumbnails if thumbnails is not None else _rendered_thumbnails()
         self.library = engine.library
         self.index_path = index_path
         self.usage_log = usage_log
-        config = getattr(engine, "config", None)
-        self.policy = RequestPolicy.of(config) if config is not None else DEFAULT_POLICY
+        self.policy = RequestPolicy.of(engine.config)
         self.scope: list[str] | None = self._canonical(scope, "--universes") if scope else None
         # The scope is named against the whole library; from here on the service sees only the scope's library.
         self.engine = engine.within(self.scope) if self.scope else engine
@@ -118,7 +133,7 @@ class SlideService:
         allowed = self.universes_for(universes)
         started = time.perf_counter()
         response = self.engine.search_v2(query, universes=allowed, top_per_group=top_per_group)
-        response = self._enforce_scope(response, allowed)
+        response = self._with_thumbnails(self._enforce_scope(response, allowed))
         latency_ms = (time.perf_counter() - started) * 1000
         self._count("search", latency_ms)
         if self.usage_log is not None:
@@ -167,6 +182,28 @@ class SlideService:
         self._count("assemble", (time.perf_counter() - started) * 1000)
         return result
 
+    # ----------------------------------------------------------------- thumbnails
+
+    def thumbnail_file(self, slide_id: str, large: bool = False) -> Path | None:
+        """The PNG of an in-scope slide (small, or the large view), None when it was never rendered."""
+        self.check_slide_ids([slide_id])
+        row = self.library.id_to_row[slide_id]
+        if self.thumbnails is None:
+            return None
+        source, number = self.library.source_paths[row], int(self.library.slide_numbers[row])
+        return self.thumbnails.large(source, number) if large else self.thumbnails.thumbnail(source, number)
+
+    def _with_thumbnails(self, response: SearchResponse) -> SearchResponse:
+        """Each rendered slide's card with the address its thumbnail is served at."""
+        if self.thumbnails is None:
+            return response
+        for card in response.cards():
+            row = self.library.id_to_row.get(card.id)
+            if row is not None and self.thumbnails.thumbnail(self.library.source_paths[row],
+                                                             int(self.library.slide_numbers[row])):
+                card.thumbnail = thumbnail_url(card.id)
+        return response
+
     # ----------------------------------------------------------------- scope enforcement
 
     def _enforce_scope(self, response: SearchResponse, universes: Sequence[str] | None) -> SearchResponse:
@@ -205,7 +242,7 @@ class SlideService:
         """Whether the index on disk is up to date with the ingested library (None for a library in memory)."""
         from slidesearch.freshness import served_freshness
 
-        served = getattr(self.library, "path", None)
+        served = self.library.path
         if served is None:
             return None
         freshness = served_freshness(served, self.index_path)
@@ -240,6 +277,7 @@ class SlideService:
                 "embedder": lib.embedder_name, "index": str(self.index_path) if self.index_path else None,
             },
             "scope": self.scope,
+            "index_freshness": self.freshness(),
             "usage_log": bool(self.usage_log is not None and self.usage_log.enabled),
             "llm": settings.llm,
             "served": served,

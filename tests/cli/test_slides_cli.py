@@ -82,12 +82,14 @@ class TestIngestSaysWhatHappened:
         _deck(tmp_path / "decks" / "DAAIS" / "fraud.pptx", "Fraud detection")
         (tmp_path / "decks" / "notes.pdf").write_bytes(b"%PDF-1.4")
         (tmp_path / "decks" / "old.ppt").write_bytes(b"\xd0\xcf\x11\xe0 legacy")
+        (tmp_path / "decks" / "notes.txt").write_text("minutes")
         result = _run("ingest", str(tmp_path / "decks"), "--no-reindex", "--json")
         report = json.loads(result.stdout)
-        assert result.exit_code == 1 and [f["error"] for f in report["failures"]] == [
-            "a .ppt presentation, not a .pptx: save it as .pptx (PowerPoint or LibreOffice) and ingest again"]
+        # A .pdf and a .ppt are decks now (PDF text, LibreOffice conversion); these two are damaged, so they fail.
+        assert result.exit_code == 1 and sorted(f["path"].rsplit("/", 1)[-1] for f in report["failures"]) == [
+            "notes.pdf", "old.ppt"]
         assert [(f["path"].rsplit("/", 1)[-1], f["error"]) for f in report["skipped"]] == [
-            ("notes.pdf", "not slides (a .pdf file; seek reads .pptx and .jsonl)")]
+            ("notes.txt", "not slides (a .txt file; seek reads .pptx, .pdf, .ppt, .pps, .odp, .key and .jsonl)")]
 
     def test_universe_from_picks_the_rule_and_a_new_rule_re_reads_unchanged_files(self, tmp_path):
         _deck(tmp_path / "decks" / "Proposals" / "fraud.pptx", "Fraud detection")

@@ -36,7 +36,8 @@ def _write_jsonl(path: Path, rows: list[dict]) -> None:
 
 @pytest.fixture
 def subset_dir(tmp_path):
-    """Three small real decks (copied: the ingest skips symbolic links) with the briefs and judgements restricted to them."""
+    """Three small real decks copied into a temporary folder (ingest does not follow links), with the briefs and
+    judgements restricted to them."""
     source = _realdecks_dir()
     target = tmp_path / "data" / "realdecks"
     for deck in SUBSET:

@@ -59,7 +59,7 @@ def store(tmp_path) -> Store:
 
 
 def _texts(store: Store) -> dict[str, str]:
-    return {s.slide_id: f"{s.title}\n{s.text}" for s in store.iter_slides()}
+    return {s.slide_id: f"{s.title}\n{s.search_document}" for s in store.iter_slides()}
 
 
 class TestReadPptx:
@@ -72,7 +72,8 @@ class TestReadPptx:
         first, table, grouped = slides
         assert first.title == "Fraud detection for a retail bank"
         assert "real-time transaction scoring" in first.text
-        assert "zebrafish" in first.text  # speaker notes
+        assert "zebrafish" in first.notes and "zebrafish" not in first.text  # notes: own field
+        assert "zebrafish" in first.search_document  # ... and still searched
         assert "Recall | 88% quokka" in table.text
         assert "Deliver narwhal" in grouped.text
         assert first.folder == "/DAAIS/Clients/Acme" and first.universe == "DAAIS"

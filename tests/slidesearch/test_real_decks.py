@@ -47,6 +47,8 @@ def _deck(path: Path, slides: list[tuple[str, list[str]] | tuple[str, list[str],
             frame.text = lines[0]
             for line in lines[1:]:
                 frame.add_paragraph().text = line
+        if title == "Results":
+            slide.notes_slide.notes_text_frame.text = "Speaker: the zebrafish pilot is confidential, mention only if asked"
     path.parent.mkdir(parents=True, exist_ok=True)
     prs.save(str(path))
 
@@ -235,6 +237,12 @@ class TestCoverageNote:
 
 
 class TestPreview:
+    def test_speaker_notes_are_searched_but_never_previewed(self, drive):
+        engine, ids = drive
+        cards = _cards(engine, "zebrafish pilot")
+        results = [c for c in cards if c.id == ids["Customer Analytics Case Study.pptx#Results"]]
+        assert results and "zebrafish" not in results[0].preview.lower()
+
     def test_the_preview_is_the_passage_that_matched_with_its_words_marked(self, drive):
         engine, ids = drive
         card = next(c for c in _cards(engine, "churn reduction results")

@@ -124,7 +124,8 @@ class TestOneVocabulary:
         with TestClient(create_app(service)) as client:
             assert client.get("/health").json()["index"]["status"] == "fresh"
             store.replace_source(str(tmp_path / "new.jsonl"), "jsonl", "abc")
-            assert client.get("/health").json()["index"]["status"] == "stale"
+            assert client.get("/health").json()["index"] == {"status": "stale"}  # the counts and paths: /stats
+            assert client.get("/stats").json()["index_freshness"]["status"] == "stale"
         store.close()
 
     def test_assemble_unknown_ids_is_a_400_and_no_file(self, client):
@@ -189,8 +190,9 @@ class TestBadInput:
         assert response.status_code == 200 and 'filename="pitch.pptx"' in response.headers["content-disposition"]
 
     def test_an_engine_crash_is_a_json_500_without_details(self, engine):
-        class BrokenEngine:
-            library = engine.library
+        class BrokenEngine(SlideSearch):
+            def __init__(self):
+                super().__init__(engine.library)
 
             def search_v2(self, *args, **kwargs):
                 raise RuntimeError("index file vanished: /secret/path")

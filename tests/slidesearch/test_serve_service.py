@@ -64,8 +64,9 @@ class TestScope:
         assert not any(e.explanation.startswith("Not among the results") for e in explanations)
 
     def test_cards_outside_the_scope_are_dropped_even_if_the_engine_returns_them(self, engine):
-        class LeakyEngine:
-            library = engine.library
+        class LeakyEngine(SlideSearch):
+            def __init__(self):
+                super().__init__(engine.library)
 
             def within(self, universes):
                 return self  # an engine that ignores the scope it is given, to exercise the service's own guard

@@ -169,6 +169,7 @@ function renderCard(card, severalAngles = false) {
   const deck = [card.deck_name, card.slide_number != null ? `slide ${card.slide_number}` : null]
     .filter(Boolean).join(" · ");
   return el("article", { className: `card${inDeck ? " in-deck" : ""}`, dataset: { id: card.id, verified: String(card.verified) } },
+    card.thumbnail ? thumbnail(card) : null,
     el("h3", { textContent: card.title || "(untitled slide)" }),
     el("div", { className: "deck", textContent: deck }),
     el("p", { className: "preview", textContent: card.preview }),
@@ -178,6 +179,48 @@ function renderCard(card, severalAngles = false) {
       el("span", { className: "score", textContent: `score ${card.score.toFixed(3)}` })),
     el("div", { className: "explanation", hidden: true }),
     el("div", { className: "actions" }, why, add));
+}
+
+// Thumbnails load when their card scrolls into view, through fetch so the bearer token goes with them.
+const thumbnails = new IntersectionObserver((entries) => {
+  for (const entry of entries) {
+    if (!entry.isIntersecting) continue;
+    thumbnails.unobserve(entry.target);
+    loadImage(entry.target, entry.target.dataset.src);
+  }
+}, { rootMargin: "200px" });
+
+async function loadImage(img, src) {
+  const token = sessionStorage.getItem("seek-token");
+  const response = await fetch(src, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+  if (!response.ok) { img.hidden = true; return; }
+  img.src = URL.createObjectURL(await response.blob());
+}
+
+function thumbnail(card) {
+  const img = el("img", { className: "thumb", alt: `Slide: ${card.title || card.id}`, dataset: { src: card.thumbnail } });
+  img.addEventListener("click", () => showLarge(card));
+  thumbnails.observe(img);
+  return img;
+}
+
+function showLarge(card) {
+  const big = el("img", { className: "large", alt: `Slide: ${card.title || card.id}` });
+  const node = state.cards.get(card.id);
+  const why = node ? node.querySelector(".explanation") : null;
+  const dialog = el("dialog", { className: "slide-view" },
+    big,
+    el("div", { className: "passage" },
+      el("h3", { textContent: card.title || "(untitled slide)" }),
+      el("div", { className: "deck", textContent: [card.deck_name, card.source_format].filter(Boolean).join(" · ") }),
+      el("p", { textContent: card.preview }),
+      why && !why.hidden ? el("p", { className: "explanation", textContent: why.textContent }) : null,
+      el("button", { type: "button", className: "secondary", textContent: "Close" })));
+  dialog.querySelector("button").addEventListener("click", () => dialog.close());
+  dialog.addEventListener("close", () => dialog.remove());
+  document.body.append(dialog);
+  dialog.showModal();
+  loadImage(big, `${card.thumbnail}?size=large`);
 }
 
 async function explain() {

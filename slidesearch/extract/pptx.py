@@ -1,0 +1,106 @@
+"""Everything readable on one python-pptx slide, each kind of text kept apart.
+
+Typed text (text frames and table cells, into groups) is the slide's body; speaker notes,
+SmartArt, chart words and text read from pictures are their own fields. The title is the
+title placeholder's text, else the heading ``titles.detect_title`` picks from the text
+boxes, else the first line of the body.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from slidesearch.extract.charts import chart_texts
+from slidesearch.extract.ocr import ocr_image
+from slidesearch.extract.smartart import smartart_texts
+from slidesearch.extract.titles import MAX_TITLE_CHARS, TextBox, detect_title
+
+
+@dataclass
+class SlideTexts:
+    """The texts of one slide by where they were found, and the shape counts the content-type classifier reads."""
+
+    title: str = ""
+    body: list[str] = field(default_factory=list)
+    notes: str = ""
+    smartart: list[str] = field(default_factory=list)
+    charts: list[str] = field(default_factory=list)
+    pictures: list[str] = field(default_factory=list)
+    boxes: list[TextBox] = field(default_factory=list)
+    n_tables: int = 0
+    n_charts: int = 0
+    n_pictures: int = 0
+    n_text_boxes: int = 0
+    table_chars: int = 0
+
+
+def _largest_font_pt(frame: Any) -> float | None:
+    sizes = [run.font.size.pt for p in frame.paragraphs for run in p.runs if run.font.size is not None]
+    return max(sizes) if sizes else None
+
+
+def _picture_blob(shape: Any) -> bytes | None:
+    try:
+        return shape.image.blob
+    except (AttributeError, KeyError, ValueError):  # a linked (not embedded) picture has no bytes
+        return None
+
+
+def _walk(shapes: Any, out: SlideTexts, title_id: int | None, size: tuple[int, int], ocr: bool) -> None:
+    from pptx.enum.shapes import MSO_SHAPE_TYPE
+
+    width, height = size
+    for shape in shapes:
+        if shape.shape_type == MSO_SHAPE_TYPE.GROUP:
+            _walk(shape.shapes, out, title_id, size, ocr)
+            continue
+        if getattr(shape, "has_table", False) and shape.has_table:
+            out.n_tables += 1
+            rows = [" | ".join(cell.text.strip() for cell in row.cells) for row in shape.table.rows]
+            table_text = "\n".join(r for r in rows if r.strip(" |"))
+            out.table_chars += len(table_text)
+            out.body.append(table_text)
+            continue
+        if getattr(shape, "has_chart", False) and shape.has_chart:
+            out.n_charts += 1
+            out.charts.extend(chart_texts(shape.chart))
+            continue
+        if shape.shape_type == MSO_SHAPE_TYPE.PICTURE or hasattr(shape, "image"):
+            out.n_pictures += 1
+            blob = _picture_blob(shape) if ocr else None
+            text = ocr_image(blob) if blob else ""
+            if text:
+                out.pictures.append(text)
+        if getattr(shape, "has_text_frame", False) and shape.has_text_frame:
+            if title_id is not None and shape.shape_id == title_id:
+                continue
+            text = shape.text_frame.text.strip()
+            if text:
+                out.n_text_boxes += 1
+                out.body.append(text)
+                out.boxes.append(TextBox(
+                    text=text,
+                    top=(shape.top or 0) / height if height else 0.0,
+                    left=(shape.left or 0) / width if width else 0.0,
+                    font_pt=_largest_font_pt(shape.text_frame),
+                ))
+
+
+def read_slide(page: Any, size: tuple[int, int], ocr: bool = True) -> SlideTexts:
+    """The texts of one slide (``size``: the deck's slide width and height in EMU; ``ocr``: read pictures)."""
+    title_shape = page.shapes.title
+    out = SlideTexts()
+    if title_shape is not None and title_shape.has_text_frame:
+        out.title = title_shape.text_frame.text.strip()
+    _walk(page.shapes, out, title_shape.shape_id if title_shape is not None else None, size, ocr)
+    out.smartart = smartart_texts(page)
+    if page.has_notes_slide:
+        notes = page.notes_slide.notes_text_frame
+        out.notes = notes.text.strip() if notes is not None else ""
+    if not out.title:
+        out.title = detect_title(out.boxes)
+    if not out.title:
+        fallback = "\n".join(out.body) or "\n".join(out.smartart) or (out.charts[0] if out.charts else "")
+        out.title = fallback.strip().splitlines()[0][:MAX_TITLE_CHARS] if fallback.strip() else ""
+    return out

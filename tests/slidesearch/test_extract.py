@@ -1,0 +1,138 @@
+"""Text hidden from text frames: pictures (OCR), SmartArt, charts; titles of slides without a title placeholder."""
+
+import pytest
+from system_tools import require_tool
+
+from slidesearch.engine import SlideSearch
+from slidesearch.extract.ocr import words_from_tsv
+from slidesearch.extract.smartart import diagram_data_texts
+from slidesearch.extract.titles import TextBox, detect_title
+from slidesearch.ingest import ingest_path, read_pptx
+from slidesearch.library import Library
+from slidesearch.store import Store
+from tests.visual_decks import (
+    CHART_AXIS,
+    CHART_SERIES,
+    CHART_TITLE,
+    SMARTART_WORDS,
+    TEXTBOX_TITLE,
+    _diagram_data,
+    write_visual_deck,
+)
+
+
+@pytest.fixture(scope="module")
+def visual_slides(tmp_path_factory):
+    require_tool("tesseract", package="tesseract-ocr")
+    root = tmp_path_factory.mktemp("visual")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SEEK_OCR", "on")
+        deck, slides = read_pptx(write_visual_deck(root / "Visual.pptx"), root)
+    return slides
+
+
+def test_text_in_a_picture_is_read_by_ocr_into_its_own_field(visual_slides):
+    picture = visual_slides[0]
+    assert "PLATYPUS" in picture.picture_text.upper()
+    assert "platypus" not in picture.text.lower()
+
+
+def test_smartart_text_comes_from_the_diagram_data_part(visual_slides):
+    smart = visual_slides[1]
+    assert smart.smartart_text.splitlines() == list(SMARTART_WORDS)
+    assert "armadillo" not in smart.text
+
+
+def test_chart_title_axis_title_series_and_categories_are_read(visual_slides):
+    chart = visual_slides[2].chart_text.splitlines()
+    assert {CHART_TITLE, CHART_AXIS, CHART_SERIES, "North", "South"} <= set(chart)
+
+
+def test_a_slide_of_text_boxes_is_titled_by_its_largest_text_not_the_footer(visual_slides):
+    assert visual_slides[3].title == TEXTBOX_TITLE
+
+
+def test_every_slide_says_it_came_from_a_pptx(visual_slides):
+    assert {s.source_format for s in visual_slides} == {"pptx"}
+
+
+def test_hidden_text_is_searchable_and_why_this_names_where_it_was_found(visual_slides):
+    engine = SlideSearch(Library.from_slides(visual_slides, embedder="fast"))
+    for query, slide, place in (("platypus revenue", visual_slides[0], "a picture on this slide"),
+                                ("armadillo", visual_slides[1], "a SmartArt diagram on this slide"),
+                                ("wombat segment", visual_slides[2], "a chart on this slide")):
+        top = engine.search_v2(query).cards()[0]
+        assert top.id == slide.slide_id, query
+        why = engine.explain(query, [slide.slide_id])[0].explanation
+        assert f"Found in {place}" in why, why
+
+
+def test_the_fields_survive_the_store_and_a_saved_index(visual_slides, tmp_path):
+    library = Library.from_slides(visual_slides, embedder="fast")
+    library.save(tmp_path / "index")
+    opened = Library.open(tmp_path / "index")
+    assert opened.slide(1).smartart_text == visual_slides[1].smartart_text
+    assert opened.previews == library.previews and opened.source_formats == ["pptx"] * 4
+
+
+def test_an_ingested_store_keeps_the_fields(tmp_path, monkeypatch):
+    monkeypatch.setenv("SEEK_OCR", "on")
+    write_visual_deck(tmp_path / "decks" / "Visual.pptx")
+    store = Store(tmp_path / "library.db")
+    try:
+        assert ingest_path(tmp_path / "decks", store).files_ingested == 1
+        slides = list(store.iter_slides())
+    finally:
+        store.close()
+    assert "pangolin" in slides[1].smartart_text and slides[2].chart_text
+
+
+def test_structural_diagram_points_are_not_text():
+    assert diagram_data_texts(_diagram_data(("One", "Two"))) == ["One", "Two"]
+
+
+def test_ocr_keeps_only_confident_words():
+    header = "\t".join(["level", "page", "block", "par", "line", "word", "l", "t", "w", "h", "conf", "text"])
+    rows = [header, "5\t1\t1\t1\t1\t1\t0\t0\t9\t9\t96.0\tRevenue", "5\t1\t1\t1\t1\t2\t0\t0\t9\t9\t20.0\tx~q",
+            "5\t1\t1\t1\t2\t1\t0\t0\t9\t9\t91.5\tgrowth"]
+    assert words_from_tsv("\n".join(rows)) == "Revenue\ngrowth"
+
+
+def test_title_detection_prefers_size_then_position_and_skips_numbers():
+    boxes = [TextBox("Body text", top=0.1, font_pt=14), TextBox("12", top=0.05, font_pt=40),
+             TextBox("Heading", top=0.5, font_pt=28)]
+    assert detect_title(boxes) == "Heading"
+    assert detect_title([TextBox("Lower", top=0.6), TextBox("Upper", top=0.2)]) == "Upper"
+    assert detect_title([TextBox("Footer", top=0.95, font_pt=50)]) == ""
+
+
+def test_an_index_written_before_the_fields_opens_with_them_empty(visual_slides, tmp_path):
+    Library.from_slides(visual_slides, embedder="fast").save(tmp_path / "index")
+    for column in (tmp_path / "index" / "columns").glob("*"):
+        if column.name.startswith(("field_", "source_formats")):
+            column.unlink()
+    opened = Library.open(tmp_path / "index")
+    assert opened.slide(1).smartart_text == "" and opened.source_formats == [""] * 4
+    assert opened.slide(1).title == visual_slides[1].title
+
+
+def test_a_store_written_before_the_fields_gains_them_empty(tmp_path):
+    import sqlite_utils
+
+    old = sqlite_utils.Database(tmp_path / "library.db")
+    old["slides"].insert({"slide_id": "s1", "deck_id": "d", "deck_name": "", "folder": "/", "slide_number": 1,
+                          "title": "t", "text": "x", "content_type": "content", "universe": "U", "deck_date": None,
+                          "source_path": None, "source_key": "k"}, pk="slide_id")
+    old.conn.close()
+    store = Store(tmp_path / "library.db")
+    try:
+        (slide,) = store.iter_slides()
+    finally:
+        store.close()
+    assert slide.title == "t" and slide.notes == "" and slide.source_format == ""
+
+
+def test_ocr_can_be_turned_off(tmp_path, monkeypatch):
+    monkeypatch.setenv("SEEK_OCR", "off")
+    _, slides = read_pptx(write_visual_deck(tmp_path / "Visual.pptx"), tmp_path)
+    assert slides[0].picture_text == "" and slides[1].smartart_text  # the other fields are still read
