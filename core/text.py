@@ -17,6 +17,9 @@ _CONTROL = re.compile(r"[\u0000-\u0008\u000b-\u001f\u007f]")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 _NON_ALNUM = re.compile(r"[^0-9a-z]+")
 _TOKEN = re.compile(r"[0-9a-z]+")
+_WORD = re.compile(r"[^\W_]+")
+_UNSEGMENTED = re.compile(r"([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+)")
+"""Scripts written without spaces between words (Japanese kana, CJK ideographs): indexed as character pairs."""
 
 #: English function words; a plain list so it is stable across library versions.
 ENGLISH_STOPWORDS: frozenset[str] = frozenset(
@@ -39,9 +42,29 @@ def punctuation_insensitive(text: str) -> str:
     return _NON_ALNUM.sub(" ", unicodedata.normalize("NFKC", text).lower()).strip()
 
 
+def _split_unsegmented(word: str) -> list[str]:
+    """A word as is, or, where it holds Japanese or Chinese characters, those runs as overlapping character pairs."""
+    if not _UNSEGMENTED.search(word):
+        return [word]
+    out: list[str] = []
+    for part in _UNSEGMENTED.split(word):
+        if not part:
+            continue
+        if _UNSEGMENTED.fullmatch(part):
+            out.extend([part] if len(part) == 1 else [part[i:i + 2] for i in range(len(part) - 1)])
+        else:
+            out.append(part)
+    return out
+
+
 def tokenize(text: str, stopwords: frozenset[str] | set[str] = frozenset()) -> list[str]:
-    """Alphanumeric lower-case tokens in order, without the given stopwords."""
-    tokens = _TOKEN.findall(unicodedata.normalize("NFKC", text).lower())
+    """Lower-case word tokens in order (letters and digits of any script), without the given stopwords.
+
+    "Apresentação" is one token, not "apresenta" + "o"; Japanese and Chinese text, written without
+    spaces, becomes overlapping character pairs ("需要予測" -> "需要", "要予", "予測"), the usual unit
+    for indexing those scripts without a dictionary.
+    """
+    tokens = [t for w in _WORD.findall(unicodedata.normalize("NFKC", text).lower()) for t in _split_unsegmented(w)]
     if not stopwords:
         return tokens
     return [t for t in tokens if t not in stopwords]
@@ -81,3 +104,35 @@ def clean_text(text: str) -> str:
     Empty after cleaning means there is nothing to search (a lone NUL, tabs, spaces).
     """
     return _WS.sub(" ", _CONTROL.sub(" ", unicodedata.normalize("NFKC", without_surrogates(text)))).strip()
+
+
+QUESTION_OPENERS = frozenset(
+    ["what", "which", "who", "whom", "whose", "when", "where", "why", "how", "is", "are", "was", "were", "do", "does", "did", "can", "could", "should", "would", "will", "has", "have", "had"]
+)
+"""Words that open an English question (wh-words and the auxiliaries of a yes/no question)."""
+
+
+def is_question(text: str) -> bool:
+    """True for a question ("What share of ...?", "how many stores") rather than a topical brief.
+
+    A question asks for one fact, which the slide usually states in the question's own words;
+    a brief names a topic in the asker's words. The test: a question mark, or an opening wh-word
+    or auxiliary.
+    """
+    stripped = text.strip()
+    if stripped.endswith("?"):
+        return True
+    first = _TOKEN.findall(stripped.lower()[:40])
+    return bool(first) and first[0] in QUESTION_OPENERS
+
+
+FOREIGN_SHARE = 0.5
+"""A text more than this share of whose letters are not Latin is one an English sentence encoder cannot read."""
+
+
+def foreign_share(text: str) -> float:
+    """The share of a text's letters outside the Latin script (0 for a text with no letters)."""
+    letters = [ch for ch in text if ch.isalpha()]
+    if not letters:
+        return 0.0
+    return sum(1 for ch in letters if ord(ch) > 0x024F) / len(letters)

@@ -23,6 +23,7 @@ from core.rarity import scaled_threshold
 from slidesearch.config import SearchConfig
 from slidesearch.explain import ExplainItem, explain_items
 from slidesearch.library import Library, LibraryView, UnknownUniverseError
+from slidesearch.passage import matched_passage
 from slidesearch.pipeline.answer.caps import Caps
 from slidesearch.pipeline.answer.coverage import CoverageCheck
 from slidesearch.pipeline.answer.group import GroupSections
@@ -82,7 +83,7 @@ class SlideSearch:
             ExactDedup(view),                                                       # 09
             NearDuplicateDedup(view, cfg.near_duplicate_threshold),                 # 10
             GlobalDeckCap(view.canonical_decks, cfg.global_deck_cap),               # 11
-            RelevanceFloor(cfg.floor, cfg.floor_cosine),                            # 12
+            RelevanceFloor(cfg.floor, cfg.floor_cosine, cfg.floor_entity_free),     # 12
             GroupSections(table, view.canonical_decks, cfg.section_deck_cap),       # 13
             MasterBlend(view, cfg.section_cap, cfg.master_min_similarity, cfg.master_decay),  # 13
             QuantifiedGate(view, model),                                            # 13
@@ -184,10 +185,17 @@ class SlideSearch:
                 angle=angles[cand.angle] if 0 <= cand.angle < len(angles) else None,
             )
         r = cand.row
+        asked = [angles[cand.angle]] if 0 <= cand.angle < len(angles) else list(angles)
+        # The title is on the card already: the passage is read from the body, the opening kept when nothing matched.
+        passage, marks = (matched_passage(lib.texts[r], asked, lib.bm25.analyse)
+                          if lib.bm25 is not None and asked and lib.texts[r] else ("", []))
+        if not marks:
+            passage = lib.previews[r]
         return Card(
             id=lib.ids[r], title=lib.titles[r], deck_name=lib.deck_names[r], section=cand.section,
-            own_section=lib.section_of(r), score=cand.score, factors=factors, preview=lib.previews[r],
+            own_section=lib.section_of(r), score=cand.score, factors=factors, preview=passage, marks=marks,
             guaranteed=cand.guaranteed, deck_id=lib.deck_ids[r], slide_number=int(lib.slide_numbers[r]),
+            versions=list(cand.versions),
             folder=lib.folders[r], universe=lib.universes[r], source_format=lib.source_formats[r] or None,
             angle=angles[cand.angle] if 0 <= cand.angle < len(angles) else None,
         )

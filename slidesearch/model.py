@@ -71,6 +71,50 @@ def canonical_deck_id(deck_name: str) -> str:
     return " ".join(kept or words)
 
 
+FAMILY_SIMILARITY = 0.5
+"""Least Jaccard overlap of two decks' word sets for same-named decks in different folders to be one family."""
+
+
+def deck_families(decks: Sequence[tuple[str, str, str, frozenset[str]]]) -> dict[str, str]:
+    """Each deck's family: its versions of one deck, not every deck that happens to share a file name.
+
+    ``decks`` holds (deck_id, deck name, folder, the deck's words). Two decks are one family
+    when their names give the same ``canonical_deck_id`` and they sit in the same folder, or
+    their words overlap by ``FAMILY_SIMILARITY`` (a copy moved elsewhere). Five unrelated
+    "Case Study.pptx" files in five project folders stay five decks. A family's id is its
+    canonical name, with the folder of its first member added when other families share the name.
+    """
+    by_name: dict[str, list[int]] = {}
+    for i, (_, name, _, _) in enumerate(decks):
+        by_name.setdefault(canonical_deck_id(name), []).append(i)
+    family: dict[str, str] = {}
+    for name, members in by_name.items():
+        parent = {i: i for i in members}
+        for a_pos, a in enumerate(members):
+            for b in members[a_pos + 1:]:
+                ra, rb = _root(parent, a), _root(parent, b)
+                if ra != rb and _same_deck(decks[a], decks[b]):
+                    parent[rb] = ra
+        roots = {_root(parent, i) for i in members}
+        for i in members:
+            family[decks[i][0]] = name if len(roots) == 1 else f"{name} @ {decks[_root(parent, i)][2]}"
+    return family
+
+
+def _root(parent: dict[int, int], i: int) -> int:
+    while parent[i] != i:
+        parent[i] = parent[parent[i]]
+        i = parent[i]
+    return i
+
+
+def _same_deck(a: tuple[str, str, str, frozenset[str]], b: tuple[str, str, str, frozenset[str]]) -> bool:
+    if a[2] == b[2]:
+        return True
+    union = len(a[3] | b[3])
+    return bool(union) and len(a[3] & b[3]) / union >= FAMILY_SIMILARITY
+
+
 _WHITESPACE = re.compile(r"\s+")
 
 

@@ -40,7 +40,8 @@ class Card(BaseModel):
     section: str
     score: float
     factors: ScoreFactors
-    preview: str
+    preview: str = Field(description="The passage that matched the brief (200 characters from its best line), else the slide's opening.")
+    marks: list[str] = Field(default_factory=list, description="Words of the preview that match the brief, for the page to mark.")
     verified: bool = False
     guaranteed: bool = Field(default=False, description="Spliced in by the guaranteed entity slot (14b).")
     own_section: str = Field(description="The slide's own section (differs from section only for 14b).")
@@ -49,6 +50,8 @@ class Card(BaseModel):
         "angle it is closest to); None for a slide found only through expansion terms, or (in explain) a card "
         "the request never scored."))
     deck_id: str | None = None
+    versions: list[str] = Field(default_factory=list, description=(
+        "Other versions of the card's deck (V1, draft, a dated copy) that hold this slide too; the card shows the newest."))
     slide_number: int | None = None
     folder: str | None = None
     universe: str | None = None

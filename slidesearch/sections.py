@@ -121,6 +121,17 @@ class SectionTable:
                 return name
         return base
 
+    def section_in_deck(self, section: str, deck_name: str) -> str:
+        """A slide's section given its deck: a generic slide of a case-study deck is part of the case study.
+
+        "Results: reduced churn 18%" reads as a capability on its own; in a deck named "Customer
+        Analytics Case Study.pptx" it is the case study's result. Only the default section is moved,
+        and only by the deck's file name (a mixed deck may open with one case study).
+        """
+        if section == self.default and CASE_STUDY_DECK.search(deck_name or ""):
+            return self.case_studies
+        return section
+
     def asked(self, angle: str) -> list[str]:
         """Sections the angle asks for by name, in table order."""
         return [s.name for s in self.sections if s.ask.search(angle)]
@@ -132,6 +143,12 @@ def _only_one(sections: Sequence[Section], role: str) -> str:
         raise ValueError(f"exactly one section must be {role!r}, found {holders or 'none'}")
     return holders[0]
 
+
+CASE_STUDY_DECK = re.compile(
+    r"\b(case[ _-]?stud(?:y|ies)|success[ _-]?stor(?:y|ies)|client[ _-]?stor(?:y|ies)|customer[ _-]?stor(?:y|ies))\b",
+    re.IGNORECASE,
+)
+"""A deck file name that says the deck is a case study."""
 
 _RECOGNITION = CarveOut(
     title=re.compile(
@@ -152,7 +169,8 @@ _COMMERCIAL = CarveOut(
         r"\b(scope of work|statement of work|sow\b|commercials\b|commercial (?:terms|model|proposal)|"
         r"pricing (?:summary|proposal|schedule|options|and payment|& payment)|price (?:sheet|schedule)|"
         r"payment (?:terms|schedule|milestones?)|fee structure|fees\b|rate card|contract(?:ual)? terms|"
-        r"terms (?:and|&) conditions|invoic(?:e|ing) (?:schedule|terms))",
+        r"terms (?:and|&) conditions|invoic(?:e|ing) (?:schedule|terms))|"
+        r"^(?:our |proposed |indicative )?(?:pricing|prices|investment)(?: (?:&|and) [a-z]+)?\s*$",
     ),
     text=re.compile(
         r"\b(scope of work|statement of work|payment terms|payment schedule|net \d{2} days|rate card|"

@@ -14,6 +14,7 @@ in ``view.LibraryView``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from datetime import date
 from functools import cached_property
@@ -34,13 +35,15 @@ from slidesearch.model import (
     FOUND_IN,
     Slide,
     VerifiedCaseStudy,
-    canonical_deck_id,
     card_preview,
     decimal_year,
+    deck_families,
     search_document,
     snippet,
 )
 from slidesearch.sections import DEFAULT_SECTIONS, SectionTable
+
+_WORD = re.compile(r"\w+")
 
 
 class OutOfScopeError(ValueError):
@@ -58,6 +61,16 @@ class UnknownUniverseError(ValueError):
         self.unknown, self.known = list(unknown), list(known)
         super().__init__(f"unknown universe(s): {', '.join(self.unknown)}; the library has {', '.join(self.known) or 'none'}")
 
+
+
+def _families(slides: Sequence[Slide]) -> list[str]:
+    """Each slide's deck family (``model.deck_families``: same name family and same folder or similar words)."""
+    decks: dict[str, tuple[str, str, set[str]]] = {}
+    for s in slides:
+        _, _, words = decks.setdefault(s.deck_id, (s.deck_name or s.deck_id, s.folder, set()))
+        words.update(_WORD.findall(f"{s.title} {s.text}".lower()))
+    family = deck_families([(d, name, folder, frozenset(words)) for d, (name, folder, words) in decks.items()])
+    return [family[s.deck_id] for s in slides]
 
 
 class Library:
@@ -343,12 +356,13 @@ class Library:
         self.previews = [card_preview(t, x, d) for t, x, d in zip(self.titles, self.texts, docs, strict=True)]
         self.content_types = [s.content_type for s in slides]
         table = self.section_table
-        self.sections = np.array([table.index[table.section_for(s.content_type, s.title, s.text)] for s in slides],
+        self.sections = np.array([table.index[table.section_in_deck(table.section_for(s.content_type, s.title, s.text),
+                                                                    s.deck_name)] for s in slides],
                                  dtype=np.int8)
         self.universes = [s.universe for s in slides]
         self.deck_ids = [s.deck_id for s in slides]
         self.deck_names = [s.deck_name for s in slides]
-        self.canonical_decks = [canonical_deck_id(s.deck_name or s.deck_id) for s in slides]
+        self.canonical_decks = _families(slides)
         self.folders = [s.folder for s in slides]
         self.slide_numbers = [s.slide_number for s in slides]
         self.deck_dates = [s.deck_date for s in slides]

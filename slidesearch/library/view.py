@@ -22,9 +22,10 @@ from numpy.typing import NDArray
 from core.embed import Embedder
 from core.lexical import BM25Index
 from core.rarity import DocFreqTable
-from core.text import normalise, punctuation_insensitive
+from core.text import FOREIGN_SHARE, foreign_share, normalise, punctuation_insensitive
 from slidesearch.library.columns import Library
 from slidesearch.model import VerifiedCaseStudy
+from slidesearch.roles import deck_roles
 from slidesearch.sections import SectionTable
 
 _EMBED_CACHE_SIZE = 4096
@@ -76,6 +77,14 @@ class LibraryView:
     @property
     def folders(self) -> list[str]:
         return self._library.folders
+
+    @property
+    def deck_names(self) -> list[str]:
+        return self._library.deck_names
+
+    @property
+    def deck_ids(self) -> list[str]:
+        return self._library.deck_ids
 
     @property
     def canonical_decks(self) -> list[str]:
@@ -132,6 +141,29 @@ class LibraryView:
     @cached_property
     def section_names(self) -> list[str]:
         return [self.section_table.names[int(i)] for i in self._library.sections]
+
+    @cached_property
+    def lowered_documents(self) -> list[str]:
+        """Each slide's searched document (title, text, notes, chart and picture words), lower-cased: what the
+        coverage note reads for currency and percent symbols, as the index reads it for words."""
+        return [d.lower() for d in self._library.search_documents()]
+
+    @cached_property
+    def unreadable(self) -> NDArray[np.bool_]:
+        """Slides the English sentence encoder cannot read: most of their letters outside the Latin script.
+
+        MiniLM was trained on English; a Japanese or Russian slide's vector sits near every vague
+        query ("capability slides" returned a Japanese slide), so the dense voter leaves them to BM25.
+        """
+        lib = self._library
+        return np.fromiter((foreign_share(f"{t} {x}") > FOREIGN_SHARE for t, x in zip(lib.titles, lib.texts, strict=True)),
+                           dtype=bool, count=lib.n)
+
+    @cached_property
+    def roles(self) -> list[str]:
+        """Each slide's role in its deck (``slidesearch.roles``: cover, agenda, divider, closing, appendix, or "")."""
+        lib = self._library
+        return deck_roles(lib.titles, lib.texts, lib.slide_numbers, lib.deck_ids, lib.content_types)
 
     @cached_property
     def deck_codes(self) -> tuple[NDArray[np.int32], NDArray[np.int64]]:

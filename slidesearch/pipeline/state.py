@@ -53,6 +53,8 @@ class Candidate:
     angle: int = -1
     cosine: float = 0.0
     deck: float = 0.0
+    versions: tuple[str, ...] = ()
+    """Other versions of the slide's deck (same family) that hold this slide too, folded into it by 09 / 10."""
 
     def with_score(self, score: float) -> Candidate:
         return self.evolve(score=float(score))

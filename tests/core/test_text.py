@@ -1,9 +1,12 @@
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from core.text import (
     ENGLISH_STOPWORDS,
     GENERIC_BUSINESS_TERMS,
+    foreign_share,
+    is_question,
     ngrams,
     normalise,
     punctuation_insensitive,
@@ -78,6 +81,31 @@ class TestNgrams:
     @given(st.lists(st.sampled_from(["x", "y", "z"]), max_size=8), st.integers(1, 4))
     def test_count_is_len_minus_n_plus_one(self, tokens, n):
         assert len(list(ngrams(tokens, (n,)))) == max(0, len(tokens) - n + 1)
+
+
+class TestIsQuestion:
+    @pytest.mark.parametrize("text", ["What share of revenue comes from EMEA?", "how many stores opened in 2019",
+                                      "Is churn falling", "revenue split by region?"])
+    def test_questions(self, text):
+        assert is_question(text)
+
+    @pytest.mark.parametrize("text", ["customer analytics case study", "our methodology", "pricing; team slide"])
+    def test_topical_briefs(self, text):
+        assert not is_question(text)
+
+
+class TestUnsegmentedAndForeignText:
+    def test_accented_words_stay_whole(self):
+        assert tokenize("Apresentação do case") == ["apresentação", "do", "case"]
+
+    def test_japanese_becomes_character_pairs(self):
+        assert tokenize("需要予測の概要") == ["需要", "要予", "予測", "測の", "の概", "概要"]
+        assert tokenize("AI需要") == ["ai", "需要"]
+
+    def test_foreign_share_counts_letters_outside_latin(self):
+        assert foreign_share("需要予測") == 1.0
+        assert foreign_share("Customer analytics, 2025") == 0.0
+        assert foreign_share("12 345") == 0.0
 
 
 class TestWithoutSurrogates:

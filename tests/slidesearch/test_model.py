@@ -8,6 +8,7 @@ from slidesearch.model import (
     VerifiedCaseStudy,
     canonical_deck_id,
     decimal_year,
+    deck_families,
     preview,
     section_for,
     snippet,
@@ -90,6 +91,26 @@ class TestCanonicalDeckId:
 
     def test_a_name_made_only_of_markers_keeps_its_words(self):
         assert canonical_deck_id("Final Draft.pptx") == "final draft"
+
+
+class TestDeckFamilies:
+    words_a = frozenset(["churn", "reduction", "telecom", "retention", "model", "results"])
+    words_b = frozenset(["seed", "round", "pitch", "market", "size", "team", "ask"])
+
+    def test_same_named_decks_in_different_folders_with_different_words_stay_apart(self):
+        family = deck_families([("d1", "Case Study.pptx", "/Acme", self.words_a),
+                                ("d2", "Case Study.pptx", "/Globex", self.words_b)])
+        assert family["d1"] != family["d2"]
+
+    def test_versions_in_one_folder_are_one_family(self):
+        family = deck_families([("d1", "Proposal V1.pptx", "/Acme", self.words_a),
+                                ("d2", "Proposal vFinal.pptx", "/Acme", self.words_b)])
+        assert family["d1"] == family["d2"] == "proposal"
+
+    def test_a_copy_moved_to_another_folder_joins_its_family_by_its_words(self):
+        family = deck_families([("d1", "Churn Study V1.pptx", "/Drafts", self.words_a),
+                                ("d2", "Copy of Churn Study.pptx", "/Final", self.words_a | {"appendix"})])
+        assert family["d1"] == family["d2"]
 
 
 class TestSnippetAndPreview:

@@ -119,6 +119,17 @@ class TestPrimaryPass:
         fused = fuse_angles(dense, bm25, np.zeros(0, dtype=np.int64), Fusion.from_config(SearchConfig(primary_depth=1)))
         assert set(fused) == {0, 2}
 
+    def test_a_topical_brief_leans_on_the_dense_voter_and_a_question_keeps_the_plain_blend(self):
+        # Slide 0 means the brief, slide 1 shares a chance word with it.
+        dense = np.array([[0.9, 0.9], [0.5, 0.5]])
+        bm25 = np.array([[0.0, 0.0], [3.0, 3.0]])
+        fusion = Fusion.from_config(SearchConfig(brief_dense_share=0.9))
+        as_brief = fuse_angles(dense[:, :1], bm25[:, :1], np.zeros(0, dtype=np.int64), fusion, [False])
+        as_question = fuse_angles(dense[:, :1], bm25[:, :1], np.zeros(0, dtype=np.int64), fusion, [True])
+        assert as_brief[0] > as_brief[1]
+        assert as_question[0] == pytest.approx(as_question[1])
+        assert fusion.weights(False) == pytest.approx((0.9, 0.1)) and fusion.weights(True) == (0.5, 0.5)
+
     def test_entity_rows_are_always_candidates(self):
         dense = np.array([[0.9], [0.1], [0.5]])
         fusion = Fusion.from_config(SearchConfig(primary_depth=1, primary_fusion="rrf"))
@@ -160,7 +171,7 @@ class TestMultipliers:
         state = _state(small_view, "q", intents=("capability",), boosted=cands, entity_rows=frozenset({dash}))
         out = Multipliers(small_view, self._weights(folder_strength=1.0)).run(state)
         card = next(c for c in out.scored if c.row == dash)
-        assert (card.folder, card.type, card.entity) == (3.0, 1.3, 1.5)
+        assert (card.folder, card.type, card.entity) == (3.0, 1.3, SearchConfig().entity_boost)
         assert card.score == pytest.approx(0.5 * card.folder * card.type * card.recency * card.entity)
         low = next(c for c in out.scored if c.row == agenda)
         assert low.type == SearchConfig().low_content_weight

@@ -44,6 +44,13 @@ class TestExactDedup:
         cands = tuple(Candidate(row=row, section="x", score=s) for row, s in ((copy, 0.5), (original, 0.9), (other, 0.1)))
         out = ExactDedup(small_view).run(_state(scored=cands))
         assert [c.row for c in out.unique] == [original, other]
+        assert out.unique[0].versions == ("Fraud Analytics v1.pptx",)
+
+    def test_the_newest_version_shows_a_copy_even_when_an_older_one_scores_higher(self, small_view, rows):
+        copy, original = rows("fraud-v1-overview", "fraud-final-overview")  # v1 is 2021, vFinal 2023
+        cands = (Candidate(row=copy, section="x", score=0.9), Candidate(row=original, section="x", score=0.5))
+        out = ExactDedup(small_view).run(_state(scored=cands))
+        assert [(c.row, c.versions) for c in out.unique] == [(original, ("Fraud Analytics v1.pptx",))]
 
 
 class TestNearDuplicateDedup:
@@ -62,6 +69,7 @@ class TestNearDuplicateDedup:
         cands = tuple(Candidate(row=row, section="x", score=s) for row, s in ((final, 0.9), (first, 0.8), (other, 0.7)))
         out = NearDuplicateDedup(small_view, 0.9).run(_state(unique=cands))
         assert [c.row for c in out.distinct] == [final, other]
+        assert out.distinct[0].versions == ("Fraud Analytics v1.pptx",) and out.distinct[1].versions == ()
 
 
 class TestGlobalDeckCap:
@@ -82,6 +90,14 @@ class TestRelevanceFloor:
                  Candidate(row=2, section="x", score=0.2, angle=1), Candidate(row=3, section="x", score=0.1, angle=0))
         state = _state(("a", "b"), deck_capped=cands)
         assert [c.row for c in RelevanceFloor(0.5).run(state).floored] == [0, 1, 2]
+
+    def test_entity_free_floor_keeps_the_answer_under_one_named_slide(self):
+        # A named slide's x1.5 ranks it first; measured against its lifted score the others were cut.
+        cands = (Candidate(row=0, section="x", score=1.5, entity=1.5), Candidate(row=1, section="x", score=0.8),
+                 Candidate(row=2, section="x", score=0.5))
+        state = _state(deck_capped=cands)
+        assert [c.row for c in RelevanceFloor(0.65).run(state).floored] == [0]
+        assert [c.row for c in RelevanceFloor(0.65, entity_free=True).run(state).floored] == [0, 1]
 
     def test_never_empties_a_nonempty_list(self):
         out = RelevanceFloor(0.99).run(_state(deck_capped=_cands([1e-9])))

@@ -59,6 +59,30 @@ def uncovered_terms(angles: tuple[str, ...], table: DocFreqTable, lexical: BM25I
     return out
 
 
+#: Words a slide states with a symbol rather than spells out: "$2.4M" covers "dollar", "18%" covers "percent".
+SYMBOL_WORDS: dict[str, re.Pattern[str]] = {
+    word: pattern
+    for words, pattern in (
+        (("dollar", "dollars", "usd"), re.compile(r"(?:US)?\$\s?\d")),
+        (("euro", "euros", "eur"), re.compile(r"€\s?\d|\d\s?€")),
+        (("pound", "pounds", "gbp", "sterling"), re.compile(r"£\s?\d")),
+        (("yen", "jpy"), re.compile(r"[¥￥]\s?\d|\d\s?円")),
+        (("percent", "percentage", "percentages", "pct"), re.compile(r"\d\s?%")),
+    )
+    for word in words
+}
+
+
+def written_in_slides(words: list[str], texts: Sequence[str]) -> set[str]:
+    """Of ``words``, those some slide states by its symbol ("$2.4M" for "dollar", "18%" for "percent")."""
+    found = set()
+    for word in words:
+        pattern = SYMBOL_WORDS.get(word)
+        if pattern is not None and any(pattern.search(t) for t in texts):
+            found.add(word)
+    return found
+
+
 def absent_in_scope(words: list[str], lexical: BM25Index, scope: NDArray[np.bool_]) -> list[str]:
     """Of ``words`` (each held somewhere in the library), those no slide inside ``scope`` holds."""
     out = []
@@ -107,6 +131,10 @@ class CoverageCheck:
     def run(self, state: SearchState) -> SearchState:
         view = self.view
         terms = uncovered_terms(state.angles, view.rarity, view.bm25)
+        if terms:  # the index's words miss currency and percent symbols; read the slides' own text for those
+            lowered = view.lowered_documents
+            held = written_in_slides(terms, lowered)
+            terms = [t for t in terms if t not in held]
         scoped: list[str] = []
         if state.universes:
             held = [w for w in distinctive_words(state.angles) if w not in terms]

@@ -51,6 +51,9 @@ class EntitySlot:
         self.view = view
 
     def _admissible(self, row: int, section: str, state: SearchState) -> bool:
+        # A cover or other role slide names the entity in its title but says nothing about it.
+        if self.view.roles[row]:
+            return False
         if section != self.view.section_table.case_studies or not state.quantified_demand:
             return True
         return states_figure(f"{self.view.titles[row]}\n{self.view.snippets[row]}", state.quantified_demand)

@@ -29,6 +29,7 @@ from numpy.typing import NDArray
 from slidesearch.config import SearchConfig
 from slidesearch.library.view import LibraryView
 from slidesearch.pipeline.state import Candidate, SearchState
+from slidesearch.roles import asked_roles
 
 #: Folder kinds, matched on the folder path (first match wins).
 FOLDER_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -104,7 +105,7 @@ class Multipliers:
     """08: multiply each candidate's fusion score by its folder, type, recency and entity factors."""
 
     name = "08 multipliers"
-    reads: ClassVar[frozenset[str]] = frozenset({"boosted", "intents", "entity_rows"})
+    reads: ClassVar[frozenset[str]] = frozenset({"boosted", "intents", "entity_rows", "angles"})
     writes: ClassVar[frozenset[str]] = frozenset({"scored"})
     output: ClassVar[str | None] = "scored"
 
@@ -136,6 +137,9 @@ class Multipliers:
     def run(self, state: SearchState) -> SearchState:
         w = self.weights
         intents = state.intents or ("capability",)
+        # A cover, agenda, divider, closing or appendix slide is cut as a low-content one, unless
+        # the brief asks for that kind of slide ("the agenda slide").
+        roles, asked = self.view.roles, asked_roles(state.angles)
         kinds, recency, types = self._folder_kinds, self._recency, self.view.content_types
         folder_of: dict[frozenset[str], float] = {}
         type_of: dict[str, float] = {}
@@ -145,7 +149,10 @@ class Multipliers:
             if kind not in folder_of:
                 folder_of[kind] = max(best_weight(FOLDER_WEIGHTS, intents, k) for k in kind) ** w.folder_strength
             folder = folder_of[kind]
-            if self._low_content[c.row]:
+            role = roles[c.row]
+            if role in asked:
+                typ = 1.0
+            elif self._low_content[c.row] or role:
                 typ = w.low_content_weight
             else:
                 ctype = types[c.row]

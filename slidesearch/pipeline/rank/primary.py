@@ -16,6 +16,7 @@ voter retrieved scores 0 and is not a candidate.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
@@ -24,6 +25,7 @@ from numpy.typing import NDArray
 
 from core.fusion import min_max_array, ranks_of, rrf_terms, top_positions
 from core.lexical import BM25Index
+from core.text import ENGLISH_STOPWORDS, FOREIGN_SHARE, foreign_share, is_question, tokenize
 from slidesearch.config import SearchConfig
 from slidesearch.library.view import LibraryView
 from slidesearch.pipeline.state import Candidate, SearchState
@@ -40,6 +42,8 @@ class Fusion:
     dense_weight: float
     bm25_weight: float
     rrf_k: int
+    brief_dense_share: float | None = None
+    brief_max_words: int = 8
 
     def __post_init__(self) -> None:
         if self.method not in FUSIONS:
@@ -50,10 +54,29 @@ class Fusion:
             raise ValueError("the voter weights must be non-negative with a positive sum")
         if self.rrf_k < 0:
             raise ValueError(f"RRF k must be non-negative, got {self.rrf_k}")
+        if self.brief_dense_share is not None and not 0 <= self.brief_dense_share <= 1:
+            raise ValueError(f"brief_dense_share must be in [0, 1], got {self.brief_dense_share}")
+
+    def weights(self, question: bool) -> tuple[float, float]:
+        """(dense, BM25) weights for one angle: a topical brief's follow ``brief_dense_share`` when it is set."""
+        if question or self.brief_dense_share is None:
+            return self.dense_weight, self.bm25_weight
+        total = self.dense_weight + self.bm25_weight
+        return self.brief_dense_share * total, (1.0 - self.brief_dense_share) * total
 
     @classmethod
     def from_config(cls, config: SearchConfig) -> Fusion:
-        return cls(config.primary_fusion, config.primary_depth, config.dense_weight, config.bm25_weight, config.rrf_k)
+        return cls(config.primary_fusion, config.primary_depth, config.dense_weight, config.bm25_weight, config.rrf_k,
+                   config.brief_dense_share, config.brief_max_words)
+
+    def plain_blend(self, angle: str) -> bool:
+        """Whether ``angle`` takes the plain weights: a question, or a statement too long to be a brief.
+
+        A brief names a topic in a few of the asker's words, which the slide need not share; a
+        question states the fact it asks about in the slide's words, and a long statement of need
+        (CISI's queries) reads like a document, where BM25's word matches are evidence.
+        """
+        return is_question(angle) or len(tokenize(angle, ENGLISH_STOPWORDS)) > self.brief_max_words
 
 
 def pool_dense_scores(vectors: NDArray[np.float32], pool: NDArray[np.int64], queries: NDArray[np.float32]) -> NDArray[Any]:
@@ -74,22 +97,29 @@ def pool_dense_scores(vectors: NDArray[np.float32], pool: NDArray[np.int64], que
 
 def fuse_angles(
     dense: NDArray[Any], bm25: NDArray[Any], always: NDArray[np.int64], cfg: Fusion,
+    questions: Sequence[bool] = (),
 ) -> dict[int, float]:
     """Primary score per pool position from per-angle dense and BM25 scores (columns = angles)."""
-    fused, _ = fuse_angles_by_angle(dense, bm25, always, cfg)
+    fused, _ = fuse_angles_by_angle(dense, bm25, always, cfg, questions)
     return fused
 
 
 def fuse_angles_by_angle(
     dense: NDArray[Any], bm25: NDArray[Any], always: NDArray[np.int64], cfg: Fusion,
+    questions: Sequence[bool] = (),
 ) -> tuple[dict[int, float], dict[int, int]]:
-    """``fuse_angles`` plus, per position, the angle that contributed most to its score."""
+    """``fuse_angles`` plus, per position, the angle that contributed most to its score.
+
+    ``questions[a]`` says angle ``a`` is a question (missing: taken as one, the plain weights);
+    a topical brief's angle weighs its voters by ``Fusion.weights``.
+    """
     fused: dict[int, float] = {}
     best: dict[int, tuple[float, int]] = {}
     n_angles = dense.shape[1]
     use_bm25 = cfg.method != "dense_rrf" and cfg.bm25_weight > 0
     for a in range(n_angles):
         d, b = dense[:, a], bm25[:, a]
+        dense_weight, bm25_weight = cfg.weights(questions[a] if a < len(questions) else True)
         parts = [top_positions(d, cfg.depth), always]
         if use_bm25:
             parts.append(top_positions(b, cfg.depth, positive_only=True))
@@ -97,16 +127,16 @@ def fuse_angles_by_angle(
         if cand.size == 0:
             continue
         if cfg.method == "blend":
-            score = cfg.dense_weight * min_max_array(d[cand])
+            score = dense_weight * min_max_array(d[cand])
             if use_bm25 and b[cand].max() > 0:
-                score += cfg.bm25_weight * min_max_array(b[cand])
+                score += bm25_weight * min_max_array(b[cand])
             score /= n_angles
         else:
-            weight = 1.0 if cfg.method == "dense_rrf" else cfg.dense_weight
+            weight = 1.0 if cfg.method == "dense_rrf" else dense_weight
             score = rrf_terms(ranks_of(d, cand), weight, cfg.rrf_k)
             if use_bm25:
                 hit = b[cand] > 0
-                score += np.where(hit, rrf_terms(ranks_of(b, cand), cfg.bm25_weight, cfg.rrf_k), 0.0)
+                score += np.where(hit, rrf_terms(ranks_of(b, cand), bm25_weight, cfg.rrf_k), 0.0)
         for pos, value in zip(cand.tolist(), score.tolist(), strict=True):
             fused[pos] = fused.get(pos, 0.0) + value
             if value > best.get(pos, (0.0, -1))[0]:
@@ -190,9 +220,20 @@ class PrimaryPass:
         if state.pool is None or state.angle_cosines is None:
             raise ValueError("07a needs the pool (06) and the dense scores (07)")
         pool, dense = state.pool, state.angle_cosines
+        unreadable = self.view.unreadable[pool]
+        if unreadable.any() and dense.size:
+            # The encoder cannot read these slides: their cosine is noise, so they sit at the angle's
+            # lowest and only BM25 can lift them.
+            dense = np.where(unreadable[:, None], dense.min(axis=0, keepdims=True), dense)
         bm25 = bm25_columns(self.view.bm25, list(state.angles), pool)
+        for a, angle in enumerate(state.angles):
+            if foreign_share(angle) > FOREIGN_SHARE and bm25.shape[0] and bm25[:, a].max() > 0:
+                # A brief the encoder cannot read: its vector is noise, so BM25 (which reads any script) answers.
+                dense = dense.copy()
+                dense[:, a] = 0.0
         always = np.flatnonzero(np.isin(pool, np.fromiter(state.entity_rows, dtype=np.int64)))
-        fused, angle_of = fuse_angles_by_angle(dense, bm25, always, self.fusion)
+        questions = [self.fusion.plain_blend(a) for a in state.angles]
+        fused, angle_of = fuse_angles_by_angle(dense, bm25, always, self.fusion, questions)
         lift = deck_context(self.view.deck_codes, self.deck_context, pool, fused) if self.deck_context > 0 else {}
         fused = {pos: score + lift.get(pos, 0.0) for pos, score in fused.items()}
         sections = self.view.section_names

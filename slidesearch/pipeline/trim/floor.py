@@ -26,28 +26,37 @@ class RelevanceFloor:
     writes: ClassVar[frozenset[str]] = frozenset({"floored"})
     output: ClassVar[str | None] = "floored"
 
-    def __init__(self, share: float, cosine_share: float = 0.0) -> None:
+    def __init__(self, share: float, cosine_share: float = 0.0, entity_free: bool = False) -> None:
         if not 0.0 <= share < 1.0:
             raise ValueError(f"floor share must be in [0, 1), got {share}")
         if not 0.0 <= cosine_share < 1.0:
             raise ValueError(f"floor cosine share must be in [0, 1), got {cosine_share}")
-        self.share, self.cosine_share = share, cosine_share
+        self.share, self.cosine_share, self.entity_free = share, cosine_share, entity_free
+
+    def _bar_value(self, c: Candidate) -> float:
+        """What the floor measures: the score, or with ``entity_free`` the score without the 06b entity factor.
+
+        A named entity's x1.5 lifts its slides over the others, which is the ranking's job; measured
+        against that lifted best the rest of the answer fell under the floor ("customer analytics
+        case study" showed one card).
+        """
+        return c.score / c.entity if self.entity_free and c.entity > 0 else c.score
 
     def run(self, state: SearchState) -> SearchState:
         candidates = state.deck_capped
         if not candidates:
             return replace(state, floored=candidates)
-        score_floor = _per_angle(candidates, lambda c: c.score, self.share)
+        score_floor = _per_angle(candidates, self._bar_value, self.share)
         best = max(candidates, key=lambda c: c.score)
         if self.cosine_share > 0:
             cosine_floor = _per_angle(candidates, lambda c: c.cosine, self.cosine_share)
             kept = tuple(
                 c for c in candidates
                 if c is best
-                or (c.score >= score_floor(c) and (c.row in state.entity_rows or c.cosine >= cosine_floor(c)))
+                or (self._bar_value(c) >= score_floor(c) and (c.row in state.entity_rows or c.cosine >= cosine_floor(c)))
             )
         else:  # off: a slide with a negative cosine (found by BM25 alone) is judged on its score only
-            kept = tuple(c for c in candidates if c is best or c.score >= score_floor(c))
+            kept = tuple(c for c in candidates if c is best or self._bar_value(c) >= score_floor(c))
         return replace(state, floored=kept)
 
 

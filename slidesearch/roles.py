@@ -1,0 +1,89 @@
+"""What a slide is for in its deck: cover, agenda, section divider, closing, appendix, or content.
+
+A role is read from the slide's wording and its position in the deck (the cover is a deck's
+first slide with little body text; a divider is a title with almost nothing under it), so it
+works for any ingested deck, whatever its layouts. Role slides are not answers: the cover
+names the deck's subject in its title and so matches every brief about it, but a rep wants the
+slides that say something. They are answers when the brief asks for one ("agenda slide",
+"thank you slide"); ``asked_roles`` reads that from the brief. Pure functions of plain text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from core.text import tokenize
+
+CONTENT = ""
+ROLES = ("cover", "agenda", "divider", "closing", "appendix")
+
+_AGENDA = re.compile(r"^\s*(agenda|contents|table of contents|today'?s (agenda|discussion)|outline|overview of today)\b",
+                     re.IGNORECASE)
+_CLOSING = re.compile(
+    r"^\s*(thank(s| you)|questions|any questions|q\s*&\s*a|contact( us| details| information)?|get in touch|"
+    r"let'?s talk|obrigad[oa]|gracias|danke|merci|спасибо|ありがとう)\b", re.IGNORECASE)
+_APPENDIX = re.compile(r"^\s*(appendix|appendices|annex|back-?up( slides)?|supplementary)\b", re.IGNORECASE)
+_COVER_BODY_WORDS = 16
+_COVER_DECK_SLIDES = 4
+"""A deck this long opens with a cover; a two-slide handout's first slide is content."""
+_DIVIDER_BODY_WORDS = 6
+_CLOSING_BODY_WORDS = 40
+
+_ASKED = {
+    "cover": re.compile(r"\b(cover|title) (slide|page)s?\b", re.IGNORECASE),
+    "agenda": re.compile(r"\b(agenda|table of contents|contents slide|outline)\b", re.IGNORECASE),
+    "divider": re.compile(r"\b(section (divider|header|break)s?|divider slides?)\b", re.IGNORECASE),
+    "closing": re.compile(r"\b(thank[- ]you|closing|contact) (slide|page)s?\b|\bcontact details\b", re.IGNORECASE),
+    "appendix": re.compile(r"\b(appendix|appendices|back-?up slides?)\b", re.IGNORECASE),
+}
+
+
+_SHAPED_TYPES = frozenset({"table", "chart", "dashboard", "diagram"})
+"""Content types read from a slide's shapes: a slide with a table, a chart or a diagram says something,
+whatever its word count (a cover titled "... Case Study" is still a cover)."""
+
+
+def slide_role(title: str, text: str, number: int, first_number: int, deck_slides: int,
+               content_type: str = "content") -> str:
+    """The slide's role (one of ``ROLES``) or ``CONTENT`` (the empty string) for a slide that says something.
+
+    ``number`` is its place in the deck, ``first_number`` the deck's first slide's and
+    ``deck_slides`` how many the deck holds. Order: an agenda or appendix title; a closing title
+    ("Thank you", "Questions?", "Contact us") over a short body; the first slide of a deck of
+    four or more with a short body and no table, chart or diagram (the cover: title,
+    presenter, date); any other slide of such
+    a deck whose body is a few words under a short title, again with no content shape (a section divider).
+    """
+    first_line = (title or text).strip().splitlines()[0] if (title or text).strip() else ""
+    body_words = len(tokenize(text)) if title else max(0, len(tokenize(text)) - len(tokenize(first_line)))
+    if _AGENDA.search(first_line):
+        return "agenda"
+    if _APPENDIX.search(first_line):
+        return "appendix"
+    if _CLOSING.search(first_line) and body_words < _CLOSING_BODY_WORDS:
+        return "closing"
+    if deck_slides < _COVER_DECK_SLIDES or content_type in _SHAPED_TYPES:
+        return CONTENT
+    if number == first_number and body_words < _COVER_BODY_WORDS:
+        return "cover"
+    if body_words < _DIVIDER_BODY_WORDS and len(tokenize(first_line)) <= 8:
+        return "divider"
+    return CONTENT
+
+
+def deck_roles(titles: Sequence[str], texts: Sequence[str], numbers: Sequence[int], decks: Sequence[str],
+               content_types: Sequence[str]) -> list[str]:
+    """``slide_role`` of every slide of a library (columns in any order; a deck's first slide is its lowest number)."""
+    first: dict[str, int] = {}
+    size: dict[str, int] = {}
+    for deck, number in zip(decks, numbers, strict=True):
+        first[deck] = min(first.get(deck, number), number)
+        size[deck] = size.get(deck, 0) + 1
+    return [slide_role(t, x, n, first[d], size[d], c)
+            for t, x, n, d, c in zip(titles, texts, numbers, decks, content_types, strict=True)]
+
+
+def asked_roles(angles: Sequence[str]) -> frozenset[str]:
+    """The roles a brief asks for by name ("the agenda slide", "appendix", "thank you slide")."""
+    return frozenset(role for role, pattern in _ASKED.items() if any(pattern.search(a) for a in angles))

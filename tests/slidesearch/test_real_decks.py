@@ -1,0 +1,251 @@
+"""Issue #17's "Why" cases on a small Drive-like tree of real .pptx decks the test writes with python-pptx.
+
+The decks go through the real ingest path (``ingest_path`` into a ``Store``) and the library is
+built from the store, as a rep's library would be. Cases this branch does not fix yet are
+strict xfails naming what is missing, so they turn into failures the day they start passing.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+from pptx import Presentation
+from pptx.util import Inches
+
+from slidesearch.engine import SlideSearch
+from slidesearch.ingest import ingest_path
+from slidesearch.library import Library, LibraryView
+from slidesearch.store import Store
+
+TITLE_ONLY, TITLE_AND_BODY, TITLE_ONLY_LAYOUT = 0, 1, 5
+
+
+def _deck(path: Path, slides: list[tuple[str, list[str]] | tuple[str, list[str], list[tuple[str, str]]]],
+          created: dt.datetime | None = None) -> None:
+    """A deck of (title, body lines[, table rows]) slides: the first on the title layout, the rest title + body."""
+    prs = Presentation()
+    if created is not None:
+        prs.core_properties.created = created
+    for i, spec in enumerate(slides):
+        title, lines = spec[0], spec[1]
+        table = spec[2] if len(spec) > 2 else None
+        if i == 0:
+            slide = prs.slides.add_slide(prs.slide_layouts[TITLE_ONLY])
+            slide.shapes.title.text = title
+            slide.placeholders[1].text_frame.text = "\n".join(lines)
+            continue
+        slide = prs.slides.add_slide(prs.slide_layouts[TITLE_ONLY_LAYOUT if table else TITLE_AND_BODY])
+        slide.shapes.title.text = title
+        if table:
+            grid = slide.shapes.add_table(len(table), 2, Inches(1), Inches(2), Inches(7), Inches(3)).table
+            for r, (a, b) in enumerate(table):
+                grid.cell(r, 0).text, grid.cell(r, 1).text = a, b
+        elif lines:
+            frame = slide.placeholders[1].text_frame
+            frame.text = lines[0]
+            for line in lines[1:]:
+                frame.add_paragraph().text = line
+        if title == "Results":
+            slide.notes_slide.notes_text_frame.text = "Speaker: the zebrafish pilot is confidential, mention only if asked"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    prs.save(str(path))
+
+
+def _write_drive(root: Path) -> None:
+    _deck(root / "Clients/Acme Telecom/Customer Analytics Case Study.pptx", [
+        ("Customer Analytics Case Study", ["Acme Telecom", "March 2025"]),
+        ("Agenda", ["The challenge", "What we built", "Results", "Next steps"]),
+        ("The challenge", ["Acme Telecom was losing prepaid subscribers faster than it could win them",
+                           "Retention offers went to every customer, at a cost the business could not sustain"]),
+        ("What we built", ["A churn propensity model scoring every subscriber weekly",
+                           "Targeted retention offers for the customers most likely to leave"]),
+        ("Results", ["Reduced churn 18% in six months", "$2.4M a year in retained revenue",
+                     "Retention spend cut by a third"]),
+        ("Thank you", ["jane.doe@example.com"]),
+    ])
+    _deck(root / "Clients/Globex/Case Study.pptx", [
+        ("Globex warehouse automation", ["Globex Logistics", "2024"]),
+        ("Robotic picking", ["Autonomous picking robots in three warehouses",
+                             "Order throughput up 40% with the same floor space"]),
+        ("Conveyor retrofit", ["Legacy conveyors retrofitted with sensors", "Downtime halved in a year"]),
+        ("Thank you", ["ops@example.com"]),
+    ])
+    _deck(root / "Clients/Initech/Case Study.pptx", [
+        ("Initech payroll migration", ["Initech", "2023"]),
+        ("Payroll on the cloud", ["Payroll for 12,000 employees moved to a cloud platform",
+                                  "Month-end close three days faster"]),
+        ("Controls", ["Segregation of duties enforced in the new workflow", "Audit findings down to zero"]),
+        ("Questions?", []),
+    ])
+    for version, extra, month in (("V1", "Draft scope to be agreed", 1),
+                                  ("vFinal", "Scope agreed with the steering committee", 3)):
+        _deck(root / f"Proposals/Globex/Globex Analytics Proposal {version}.pptx", [
+            ("Globex Analytics Proposal", ["Prepared for Globex Logistics", version]),
+            ("Our approach", ["Discovery workshops with the operations team", "A demand forecasting pilot", extra]),
+            ("Pricing", [], [("Item", "Fee"), ("Discovery", "$40,000"), ("Pilot", "$120,000"),
+                             ("Support", "$8,000 per month")]),
+            ("Payment terms", ["Invoices monthly in arrears", "Net 30 payment terms"]),
+        ], created=dt.datetime(2025, month, 1))
+    _deck(root / "Company/Leadership Team.pptx", [
+        ("About us", ["Who we are"]),
+        ("Leadership team", ["Jane Doe, CEO: 20 years in telecom analytics", "John Roe, CTO: former head of data at a bank",
+                             "Ana Lima, VP Delivery: led 40 analytics programmes"]),
+        ("Our offices", ["London, New York and São Paulo"]),
+        ("Contact us", ["hello@example.com"]),
+    ])
+    _deck(root / "Japan/需要予測.pptx", [
+        ("需要予測", ["小売業向けの需要予測モデル"]),
+        ("需要予測の概要", ["店舗ごとの売上を機械学習で予測し、在庫を最適化します"]),
+        ("導入効果", ["欠品率を30%削減", "在庫コストを15%削減"]),
+        ("お問い合わせ", ["info@example.jp"]),
+    ])
+
+
+@pytest.fixture(scope="module")
+def drive(tmp_path_factory) -> tuple[SlideSearch, dict[str, str]]:
+    root = tmp_path_factory.mktemp("drive")
+    _write_drive(root / "Drive")
+    store = Store(root / "library.db")
+    try:
+        report = ingest_path(root / "Drive", store)
+        assert not report.failures
+        slides = list(store.iter_slides())
+    finally:
+        store.close()
+    engine = SlideSearch(Library.from_slides(slides, embedder="minilm"), llm="offline")
+    by_title = {}
+    for s in slides:
+        by_title[f"{s.deck_name}#{s.title}"] = s.slide_id
+    return engine, by_title
+
+
+def _cards(engine: SlideSearch, query: str):
+    return sorted(engine.search_v2(query).cards(), key=lambda c: -c.score)
+
+
+class TestDeckVersions:
+    def test_same_named_case_studies_of_two_clients_are_two_decks(self, drive):
+        engine, ids = drive
+        lib = engine.library
+        globex = lib.canonical_decks[lib.id_to_row[ids["Case Study.pptx#Robotic picking"]]]
+        initech = lib.canonical_decks[lib.id_to_row[ids["Case Study.pptx#Payroll on the cloud"]]]
+        assert globex != initech
+
+    def test_a_proposals_v1_and_vfinal_are_one_family(self, drive):
+        engine, ids = drive
+        lib = engine.library
+        v1 = lib.canonical_decks[lib.id_to_row[ids["Globex Analytics Proposal V1.pptx#Pricing"]]]
+        final = lib.canonical_decks[lib.id_to_row[ids["Globex Analytics Proposal vFinal.pptx#Pricing"]]]
+        assert v1 == final
+
+    def test_a_family_shows_its_newest_members_slide_and_names_the_other_versions(self, drive):
+        engine, _ = drive
+        pricing = [c for c in _cards(engine, "pricing") if c.title == "Pricing"]
+        assert len(pricing) == 1
+        assert pricing[0].deck_name == "Globex Analytics Proposal vFinal.pptx"
+        assert pricing[0].versions == ["Globex Analytics Proposal V1.pptx"]
+
+
+class TestRoles:
+    def test_covers_agendas_and_closings_are_recognised(self, drive):
+        engine, ids = drive
+        roles = LibraryView(engine.library).roles
+        row = engine.library.id_to_row
+        assert roles[row[ids["Customer Analytics Case Study.pptx#Customer Analytics Case Study"]]] == "cover"
+        assert roles[row[ids["Customer Analytics Case Study.pptx#Agenda"]]] == "agenda"
+        assert roles[row[ids["Customer Analytics Case Study.pptx#Thank you"]]] == "closing"
+        assert roles[row[ids["Customer Analytics Case Study.pptx#Results"]]] == ""
+
+    def test_customer_analytics_case_study_shows_the_case_not_its_cover(self, drive):
+        engine, ids = drive
+        cards = _cards(engine, "customer analytics case study")
+        cover = ids["Customer Analytics Case Study.pptx#Customer Analytics Case Study"]
+        assert len(cards) > 1 and cards[0].id != cover
+        acme = [c for c in cards if c.deck_name == "Customer Analytics Case Study.pptx"]
+        assert acme and all(LibraryView(engine.library).roles[engine.library.id_to_row[c.id]] == "" for c in acme)
+        assert all(c.section == "Case Studies" for c in acme)
+
+    @pytest.mark.xfail(strict=True, reason="not built yet: the deck cap keeps the deck's two best-scored slides "
+                       "(what we built, the challenge); nothing prefers the slide with the results")
+    def test_customer_analytics_case_study_shows_the_results_slide(self, drive):
+        engine, ids = drive
+        shown = [c.id for c in _cards(engine, "customer analytics case study")]
+        assert ids["Customer Analytics Case Study.pptx#Results"] in shown
+
+    def test_a_cover_is_never_the_named_entitys_guaranteed_slot(self, drive):
+        engine, _ = drive
+        roles = LibraryView(engine.library).roles
+        for query in ("churn reduction case study", "globex case study", "acme telecom"):
+            for card in _cards(engine, query):
+                if card.guaranteed:
+                    assert roles[engine.library.id_to_row[card.id]] == "", (query, card.title)
+
+    def test_an_agenda_brief_gets_the_agenda(self, drive):
+        engine, ids = drive
+        shown = [c.id for c in _cards(engine, "agenda slide")]
+        assert ids["Customer Analytics Case Study.pptx#Agenda"] in shown[:3]
+
+
+class TestSections:
+    def test_a_pricing_table_is_filed_under_commercial_terms(self, drive):
+        engine, ids = drive
+        lib = engine.library
+        assert lib.section_of(lib.id_to_row[ids["Globex Analytics Proposal vFinal.pptx#Pricing"]]).startswith("Commercial")
+
+    def test_the_results_slide_of_a_case_study_deck_is_a_case_study(self, drive):
+        engine, ids = drive
+        lib = engine.library
+        assert lib.section_of(lib.id_to_row[ids["Customer Analytics Case Study.pptx#Results"]]) == "Case Studies"
+        assert lib.section_of(lib.id_to_row[ids["Leadership Team.pptx#Leadership team"]]) == "Team & Credentials"
+
+    def test_pricing_shows_the_slide_titled_pricing(self, drive):
+        engine, _ = drive
+        assert "Pricing" in [c.title for c in _cards(engine, "pricing")]
+
+
+class TestLanguages:
+    def test_a_vague_english_brief_is_not_answered_by_a_slide_the_encoder_cannot_read(self, drive):
+        engine, _ = drive
+        cards = _cards(engine, "capability slides")
+        assert all(c.deck_name != "需要予測.pptx" for c in cards)
+
+    def test_the_japanese_deck_is_marked_unreadable_for_the_english_encoder(self, drive):
+        engine, ids = drive
+        unreadable = LibraryView(engine.library).unreadable
+        assert unreadable[engine.library.id_to_row[ids["需要予測.pptx#導入効果"]]]
+        assert not unreadable[engine.library.id_to_row[ids["Customer Analytics Case Study.pptx#Results"]]]
+
+
+class TestCoverageNote:
+    def test_a_dollar_figure_covers_dollar(self, drive):
+        engine, _ = drive
+        response = engine.search_v2("churn reduction worth dollars")
+        assert "dollar" not in (response.coverage_note or "")
+
+    def test_a_japanese_title_covers_its_own_words(self, drive):
+        engine, _ = drive
+        response = engine.search_v2("需要予測")
+        assert "需要予測" not in (response.coverage_note or "")
+        # BM25 now reads the title as character pairs, so the Japanese deck answers (its cover is a role slide).
+        assert response.cards() and all(c.deck_name == "需要予測.pptx" for c in response.cards())
+
+    def test_a_word_no_slide_holds_is_still_named(self, drive):
+        engine, _ = drive
+        assert "zeppelin" in (engine.search_v2("zeppelin dollars").coverage_note or "")
+
+
+class TestPreview:
+    def test_speaker_notes_are_searched_but_never_previewed(self, drive):
+        engine, ids = drive
+        cards = _cards(engine, "zebrafish pilot")
+        results = [c for c in cards if c.id == ids["Customer Analytics Case Study.pptx#Results"]]
+        assert results and "zebrafish" not in results[0].preview.lower()
+
+    def test_the_preview_is_the_passage_that_matched_with_its_words_marked(self, drive):
+        engine, ids = drive
+        card = next(c for c in _cards(engine, "churn reduction results")
+                    if c.id == ids["Customer Analytics Case Study.pptx#Results"])
+        assert card.preview.startswith("Reduced churn 18%")
+        assert "churn" in card.marks

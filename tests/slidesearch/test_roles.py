@@ -1,0 +1,49 @@
+import pytest
+
+from slidesearch.roles import CONTENT, asked_roles, deck_roles, slide_role
+
+SIX = 6  # slides in a deck long enough to open with a cover
+
+
+class TestSlideRole:
+    @pytest.mark.parametrize(("title", "text", "number", "role"), [
+        ("Customer Analytics Case Study", "Acme Telecom | March 2025", 1, "cover"),
+        ("Agenda", "Context\nWhat we did\nResults", 2, "agenda"),
+        ("Table of contents", "1. Market 2. Plan", 2, "agenda"),
+        ("Our Approach", "", 3, "divider"),
+        ("Thank you", "jane@example.com | +1 555 0100", 6, "closing"),
+        ("Questions?", "", 6, "closing"),
+        ("Appendix: data dictionary", "Field | Type | Meaning " * 5, 5, "appendix"),
+    ])
+    def test_role_slides_are_recognised_by_wording_and_position(self, title, text, number, role):
+        assert slide_role(title, text, number, 1, SIX) == role
+
+    def test_a_results_slide_says_something(self):
+        text = "Reduced churn 18% in six months, worth $2.4M a year in retained revenue for the client."
+        assert slide_role("Results", text, 4, 1, SIX) == CONTENT
+
+    def test_a_first_slide_with_a_chart_or_a_long_body_is_not_a_cover(self):
+        assert slide_role("Revenue by region", "EMEA 40% APAC 30%", 1, 1, SIX, "chart") == CONTENT
+        assert slide_role("Overview", "word " * 30, 1, 1, SIX) == CONTENT
+
+    def test_a_short_handout_has_no_cover_or_dividers(self):
+        assert slide_role("Customer dashboard", "NPS and churn", 1, 1, 2) == CONTENT
+        assert slide_role("Pricing", "", 2, 1, 2) == CONTENT
+
+    def test_closing_wording_over_a_long_body_is_content(self):
+        assert slide_role("Next steps and contact", "word " * 60, 6, 1, SIX) == CONTENT
+
+    def test_deck_roles_finds_each_decks_first_slide(self):
+        roles = deck_roles(["Deck A", "Deck B", "Body"] + ["Body"] * 6, ["", "", "text " * 20] + ["text " * 20] * 6,
+                           [3, 1, 4, 5, 6, 2, 3, 4, 5], ["a", "b", "a", "a", "a", "b", "b", "b", "b"],
+                           ["content"] * 9)
+        assert roles[:3] == ["cover", "cover", CONTENT]
+
+
+class TestAskedRoles:
+    def test_a_brief_that_names_a_kind_of_slide_asks_for_it(self):
+        assert asked_roles(["agenda slide for a kickoff"]) == {"agenda"}
+        assert asked_roles(["thank you slide", "appendix"]) == {"closing", "appendix"}
+
+    def test_a_topical_brief_asks_for_no_role(self):
+        assert asked_roles(["customer analytics case study"]) == frozenset()
