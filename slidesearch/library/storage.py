@@ -73,7 +73,9 @@ L = TypeVar("L", bound=StoredLibrary)
 
 #: Bump when the on-disk layout changes; an index with another version must be rebuilt. 2: no FAISS file, the
 #: embedder's model name recorded (``minilm`` moved from torch int8 to ONNX Runtime, whose vectors differ).
-SCHEMA_VERSION = 2
+#: 3: words of every script are tokens (Japanese and Chinese as character pairs), so BM25 and the rarity
+#: table of an older index analyse text unlike its queries.
+SCHEMA_VERSION = 3
 
 _COLUMN_SEP = "\x00"
 
