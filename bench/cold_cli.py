@@ -75,6 +75,11 @@ def warm_library(home: Path, slides: int) -> Path:
         _check(_seek(["slides", "generate", "--slides", str(slides), "--seed", str(SEED), "--out", str(source)], home),
                "generating the library")
         _check(_seek(["slides", "ingest", str(source)], home), "ingesting the library")
+    else:
+        stats = _seek(["slides", "stats", "--json"], home)
+        stats.communicate()
+        if stats.returncode != 0:  # an index of an older schema (or damaged): rebuild it from the store
+            _check(_seek(["slides", "index"], home), "rebuilding the library's index")
     return source
 
 

@@ -38,6 +38,7 @@ from pptx.parts.image import ImagePart
 from pptx.util import Emu, Pt
 from pydantic import BaseModel, ConfigDict, Field
 
+from slidesearch.config import MAX_DECK_SLIDES
 from slidesearch.model import VERIFIED_PREFIX, Slide, VerifiedCaseStudy
 from slidesearch.response import Card
 from slidesearch.sections import DEFAULT_SECTIONS, SectionTable
@@ -58,8 +59,6 @@ BODY_SIZES = ((300, 20), (700, 16), (TEXT_SLIDE_BODY_CHARS + 2, 12))
 SOURCES_PER_SLIDE = 18
 MASTER_DECK_ID = "master-sheet"
 MASTER_DECK_NAME = "Verified case studies (master sheet)"
-#: Cap on the one-step form (`--max`) so a query cannot ask for an unbounded deck.
-MAX_DECK_SLIDES = 200
 
 _R_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 _LINK_TAGS = {qn("a:hlinkClick"), qn("a:hlinkHover"), qn("a:hlinkMouseOver")}

@@ -20,6 +20,9 @@ MAX_ANGLES = 8
 #: Most cards per section a request may ask for; the engine shows at most ``section_cap`` (15) and says so
 #: when more were asked. 50 because a whole response holds at most ``global_cap`` (50) cards.
 MAX_TOP_PER_GROUP = 50
+#: Most slides a deck assembled in one step (a query's top cards) may hold, so a query cannot ask for an
+#: unbounded deck.
+MAX_DECK_SLIDES = 200
 
 PrimaryFusion = Literal["blend", "rrf", "dense_rrf"]
 

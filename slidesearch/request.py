@@ -53,9 +53,8 @@ class RequestPolicy:
 
     @classmethod
     def of(cls, config: SearchConfig | None = None) -> RequestPolicy:
-        """The policy of ``config`` (default: the default ``SearchConfig``); the deck limit is assemble's."""
-        from slidesearch.assemble import MAX_DECK_SLIDES
-        from slidesearch.config import SearchConfig
+        """The policy of ``config`` (default: the default ``SearchConfig``)."""
+        from slidesearch.config import MAX_DECK_SLIDES, SearchConfig
 
         cfg = config or SearchConfig()
         return cls(max_angles=cfg.max_angles, max_angle_chars=cfg.max_angle_chars,
