@@ -46,6 +46,13 @@ from slidesearch.sections import DEFAULT_SECTIONS, SectionTable
 _WORD = re.compile(r"\w+")
 
 
+def codes_of(values: Sequence[str]) -> tuple[dict[str, int], NDArray[np.int32]]:
+    """Each value as a small integer (in order of first appearance), and the value -> code map."""
+    names: dict[str, int] = {}
+    codes = np.fromiter((names.setdefault(v, len(names)) for v in values), dtype=np.int32, count=len(values))
+    return names, codes
+
+
 class OutOfScopeError(ValueError):
     """A request names universes that lie wholly outside the scope it is served within (a scoped server)."""
 
@@ -179,9 +186,7 @@ class Library:
 
     @cached_property
     def _universe_codes(self) -> tuple[dict[str, int], NDArray[np.int32]]:
-        names: dict[str, int] = {}
-        codes = np.fromiter((names.setdefault(u, len(names)) for u in self.universes), dtype=np.int32, count=self.n)
-        return names, codes
+        return codes_of(self.universes)
 
     def scope_mask(self, universes: Sequence[str] | None) -> NDArray[np.bool_]:
         """Per slide row, whether it is inside ``universes`` (every row when no scope is given): ``in_scope`` by row."""

@@ -23,19 +23,12 @@ from core.embed import Embedder
 from core.lexical import BM25Index
 from core.rarity import DocFreqTable
 from core.text import FOREIGN_SHARE, foreign_share, normalise, punctuation_insensitive
-from slidesearch.library.columns import Library
+from slidesearch.library.columns import Library, codes_of
 from slidesearch.model import VerifiedCaseStudy
 from slidesearch.roles import deck_roles
 from slidesearch.sections import SectionTable
 
 _EMBED_CACHE_SIZE = 4096
-
-
-def _codes(values: Sequence[str]) -> tuple[dict[str, int], NDArray[np.int32]]:
-    """Each value as a small integer (in order of first appearance), and the value -> code map."""
-    names: dict[str, int] = {}
-    codes = np.fromiter((names.setdefault(v, len(names)) for v in values), dtype=np.int32, count=len(values))
-    return names, codes
 
 
 class LibraryView:
@@ -168,7 +161,7 @@ class LibraryView:
     @cached_property
     def deck_codes(self) -> tuple[NDArray[np.int32], NDArray[np.int64]]:
         """Each slide's deck as a small integer, and every deck's slide count (for 07a's deck context)."""
-        names, codes = _codes(self._library.deck_ids)
+        names, codes = codes_of(self._library.deck_ids)
         return codes, np.bincount(codes, minlength=len(names))
 
     def scope_mask(self, universes: Sequence[str] | None) -> NDArray[np.bool_]:
