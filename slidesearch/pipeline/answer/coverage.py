@@ -93,6 +93,27 @@ def absent_in_scope(words: list[str], lexical: BM25Index, scope: NDArray[np.bool
     return out
 
 
+def stated_in(word: str, text: str, lexical: BM25Index | None, text_stems: set[str] | None = None) -> bool:
+    """Whether the lower-cased ``text`` states ``word``: as a whole word, by its stem, or by its symbol ("$2.4M").
+
+    A word of a script written without spaces (Japanese, Chinese) is stated when it occurs anywhere.
+    ``text_stems`` is ``lexical.analyse(text)`` as a set, when the caller tests many words on one text.
+    """
+    if re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text) or (_unspaced(word) and word in text):
+        return True
+    pattern = SYMBOL_WORDS.get(word)
+    if pattern is not None and pattern.search(text):
+        return True
+    if lexical is None:
+        return False
+    stems = lexical.analyse(word)
+    return bool(stems) and set(stems) <= (text_stems if text_stems is not None else set(lexical.analyse(text)))
+
+
+def _unspaced(word: str) -> bool:
+    return any("\u3040" <= ch <= "\u30ff" or "\u4e00" <= ch <= "\u9fff" or "\uac00" <= ch <= "\ud7af" for ch in word)
+
+
 def _stem_known(word: str, lexical: BM25Index) -> bool:
     stems = lexical.analyse(word)
     return bool(stems) and all(lexical.knows(t) for t in stems)
@@ -121,7 +142,7 @@ class CoverageCheck:
     """16: tells a genuine gap in the library apart from a ranking miss."""
 
     name = "16 coverage check"
-    reads: ClassVar[frozenset[str]] = frozenset({"angles", "universes"})
+    reads: ClassVar[frozenset[str]] = frozenset({"angles", "universes", "groups"})
     writes: ClassVar[frozenset[str]] = frozenset({"uncovered_terms", "coverage_note"})
     output: ClassVar[str | None] = None
 
@@ -139,7 +160,17 @@ class CoverageCheck:
         if state.universes:
             held = [w for w in distinctive_words(state.angles) if w not in terms]
             scoped = absent_in_scope(held, view.bm25, view.scope_mask(state.universes))
+        if terms or scoped:  # never name a word a shown card states (a verified row's words are not indexed)
+            shown = [(text, set(view.bm25.analyse(text)) if view.bm25 else None) for text in self._shown_texts(state)]
+            terms = [t for t in terms if not any(stated_in(t, text, view.bm25, stems) for text, stems in shown)]
+            scoped = [t for t in scoped if not any(stated_in(t, text, view.bm25, stems) for text, stems in shown)]
         note = coverage_note(terms, scoped, state.universes or ())
         if note is None and not any(_WORD.search(angle) for angle in state.angles):
             note = NO_WORDS_NOTE  # "😀" or "?": nothing literal to match, so say the answer is by meaning
         return replace(state, uncovered_terms=tuple([*terms, *scoped]), coverage_note=note)
+
+    def _shown_texts(self, state: SearchState) -> list[str]:
+        """The lower-cased text of every card in the answer: the slide's searched document, or the verified row's."""
+        cards = [c for group in (state.groups or {}).values() for c in group]
+        return [self.view.lowered_documents[c.row] if c.row >= 0 else self.view.master[c.master].document.lower()
+                for c in cards]
