@@ -30,6 +30,7 @@ from slidesearch.library.storage import index_siblings
 from slidesearch.store import Store
 
 Progress = Callable[[str, int, int], None]
+EmbedMissing = Callable[[CachedEmbedder, list[str]], object]
 
 
 class IndexReport(BaseModel):
@@ -58,10 +59,14 @@ def build_index(
     out: Path | None = None,
     embedder: str | None = None,
     progress: Progress | None = None,
+    embed_missing: EmbedMissing | None = None,
 ) -> IndexReport:
     """Build the library from every slide and master row in ``store`` and install it at ``out`` atomically.
 
     ``embedder`` is a settings name (minilm, minilm-full, fast); default ``settings.embedder``.
+    ``embed_missing(cache, texts)``, when given, first fills the cache with the slide snippets and
+    master documents it lacks (``slidesearch.ray_index`` fans them out over a Ray cluster); the build
+    then finds them there, and embeds on this process only what is still missing (the mined taxonomy terms).
     """
     started = time.perf_counter()
     out = Path(out) if out is not None else default_index_path()
@@ -77,6 +82,8 @@ def build_index(
         sources = store.sources()
     if progress:
         progress("load", len(slides), total)
+    if embed_missing is not None:
+        embed_missing(cached, [s.snippet for s in slides] + [m.document for m in master])
     library = Library.from_slides(slides, master, embedder=cached, progress=progress)
     library.embedder_name = name
     out.parent.mkdir(parents=True, exist_ok=True)
