@@ -203,11 +203,17 @@ class RayEmbedMissing:
 
 
 def connect(address: str) -> Any:
-    """``ray`` connected to the cluster at ``address`` (quietly: no progress bars, no log echo to the driver)."""
+    """``ray`` connected to the cluster at ``address`` (quietly: no progress bars, no log echo to the driver).
+
+    The job's workers get this process's ``SEEK_*`` variables, so they read the driver's settings
+    (data directory, home, embedder), not those the cluster's nodes were started with.
+    """
     os.environ.setdefault("RAY_DATA_DISABLE_PROGRESS_BARS", "1")
     import ray
 
-    ray.init(address=address, log_to_driver=False, logging_level="ERROR", configure_logging=True)
+    seek_env = {name: value for name, value in os.environ.items() if name.startswith("SEEK_")}
+    ray.init(address=address, log_to_driver=False, logging_level="ERROR", configure_logging=True,
+             runtime_env={"env_vars": seek_env})
     context = ray.data.DataContext.get_current()
     context.enable_progress_bars = False
     context.print_on_execution_start = False
