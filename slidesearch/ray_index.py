@@ -193,9 +193,9 @@ class RayEmbedMissing:
             batch_size=self.batch,
             batch_format="numpy",
             compute=ray.data.ActorPoolStrategy(size=self.actors),
+            # Ray Data spreads the pool over the nodes (DataContext.scheduling_strategy is SPREAD by
+            # default), restarts a lost actor and retries its batch.
             num_cpus=1,
-            # Spread the pool over the nodes; Ray Data restarts a lost actor and retries its batch.
-            ray_remote_args_fn=lambda: {"scheduling_strategy": "SPREAD"},
         )
         run_with_deadline(lambda: sum(len(b["key"]) for b in dataset.iter_batches(batch_size=None)),
                           self.timeout_s, "the Ray embedding job")
