@@ -6,8 +6,10 @@ texts fan out over a Ray Data actor pool (``map_batches`` with ``EmbedTexts``: e
 model once). Every batch's vectors go to one ``VectorSink`` actor pinned to the driver's node, which
 writes them into the driver's cache with ``INSERT OR IGNORE`` keyed by text hash: a batch Ray
 retries after losing a node stores nothing twice, and the actor first asks the sink which of its
-keys are written already and embeds only the rest. The driver then runs the normal build, which
-finds every snippet in the cache (``slidesearch.index.build_index``'s ``embed_missing`` hook).
+keys are written already and embeds only the rest. The driver then runs the normal build
+(``slidesearch.index.build_index``'s ``embed_missing`` hook), which finds every snippet in the
+cache; the taxonomy terms it mines meanwhile go out the same way before it embeds them, in a
+second, small fan-out.
 
 Counted honestly: ``texts_started`` counts every text handed to an encoder, including a batch whose
 node died before it could write (that work is done again on retry); ``texts_written`` counts the
@@ -141,8 +143,8 @@ class RayEmbedMissing:
 
     ``address`` is the cluster's (``scripts/ray-cluster start`` prints it); ``embedder`` the settings
     name the build uses (default ``settings.embedder``, as ``build_index``); ``actors`` the size of
-    the actor pool, each reserving one logical CPU; ``batch`` the texts per task. The last run's
-    figures are in ``report``.
+    the actor pool, each reserving one logical CPU; ``batch`` the texts per task. The figures of
+    the calls so far, added up, are in ``report``.
     """
 
     def __init__(self, address: str, embedder: str | None = None, actors: int = DEFAULT_ACTORS,
@@ -157,13 +159,25 @@ class RayEmbedMissing:
         self.report: RayEmbedReport | None = None
 
     def __call__(self, cache: CachedEmbedder, texts: list[str]) -> RayEmbedReport:
+        """Fill ``cache`` with the texts of ``texts`` it lacks.
+
+        ``report`` adds up the first call and every later call that found texts missing (the build
+        asks again before each of its embedding calls; those that find everything cached add nothing).
+        """
+        report = self._fill(cache, texts)
+        if self.report is None:
+            self.report = report
+        elif report.missing:
+            self.report = _added(self.report, report)
+        return report
+
+    def _fill(self, cache: CachedEmbedder, texts: list[str]) -> RayEmbedReport:
         started = time.perf_counter()
         missing = cache.missing(texts)
         if not missing:
-            self.report = RayEmbedReport(address=self.address, texts=len(texts), missing=0, texts_started=0,
-                                         texts_written=0, duplicate_writes=0, skipped_as_written=0, batches=0,
-                                         written_by_node={}, nodes=0, seconds=round(time.perf_counter() - started, 2))
-            return self.report
+            return RayEmbedReport(address=self.address, texts=len(texts), missing=0, texts_started=0,
+                                  texts_written=0, duplicate_writes=0, skipped_as_written=0, batches=0,
+                                  written_by_node={}, nodes=0, seconds=round(time.perf_counter() - started, 2))
         ray = connect(self.address)
         try:
             counts, nodes = self._fan_out(ray, cache, missing)
@@ -172,12 +186,11 @@ class RayEmbedMissing:
         still = cache.missing([text for _, text in missing])
         if still:
             raise RuntimeError(f"the Ray job finished but {len(still)} of {len(missing)} texts were not written")
-        self.report = RayEmbedReport(
+        return RayEmbedReport(
             address=self.address, texts=len(texts), missing=len(missing), texts_started=counts["started"],
             texts_written=counts["written"], duplicate_writes=counts["duplicates"],
             skipped_as_written=counts["skipped"], batches=counts["batches"], written_by_node=counts["by_node"],
             nodes=nodes, seconds=round(time.perf_counter() - started, 2))
-        return self.report
 
     def _fan_out(self, ray: Any, cache: CachedEmbedder, missing: list[tuple[str, str]]) -> tuple[dict[str, Any], int]:
         from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
@@ -200,6 +213,19 @@ class RayEmbedMissing:
         run_with_deadline(lambda: sum(len(b["key"]) for b in dataset.iter_batches(batch_size=None)),
                           self.timeout_s, "the Ray embedding job")
         return ray.get(sink.counts.remote()), nodes
+
+
+def _added(a: RayEmbedReport, b: RayEmbedReport) -> RayEmbedReport:
+    """Two fan-outs' figures as one (the build's calls: the slides up front, then the taxonomy terms)."""
+    by_node = dict(a.written_by_node)
+    for node, n in b.written_by_node.items():
+        by_node[node] = by_node.get(node, 0) + n
+    return RayEmbedReport(
+        address=a.address, texts=a.texts + b.texts, missing=a.missing + b.missing,
+        texts_started=a.texts_started + b.texts_started, texts_written=a.texts_written + b.texts_written,
+        duplicate_writes=a.duplicate_writes + b.duplicate_writes,
+        skipped_as_written=a.skipped_as_written + b.skipped_as_written, batches=a.batches + b.batches,
+        written_by_node=by_node, nodes=max(a.nodes, b.nodes), seconds=round(a.seconds + b.seconds, 2))
 
 
 def connect(address: str) -> Any:

@@ -32,14 +32,19 @@ def _last_json(stdout: str) -> dict:
     return json.loads(stdout[stdout.index("{"):])
 
 
-def _missing_keys(home, monkeypatch) -> set[str]:
-    """The cache keys of the texts ``--ray`` embeds (slide snippets and master documents) for the store in ``home``."""
+def _slide_texts(home, monkeypatch) -> list[str]:
+    """The slide snippets and master documents of the store in ``home``: what the first fan-out embeds."""
     monkeypatch.setenv("SEEK_HOME", str(home))
     store = Store()
     try:
-        texts = [s.snippet for s in store.iter_slides()] + [m.document for m in store.master_rows()]
+        return [s.snippet for s in store.iter_slides()] + [m.document for m in store.master_rows()]
     finally:
         store.close()
+
+
+def _index_keys(home, monkeypatch) -> set[str]:
+    """The cache keys of every text the index in ``home`` embeds: slide snippets, master documents, taxonomy terms."""
+    texts = _slide_texts(home, monkeypatch) + Library.open(default_index_path()).taxonomy
     cache = CachedEmbedder(make_embedder(EMBEDDER), home / "unused-cache.sqlite")
     return {cache.key(t) for t in texts}
 
@@ -52,8 +57,8 @@ def test_a_ray_index_equals_the_local_build(ray_cluster, tmp_path, monkeypatch):
     report = _last_json(done.stdout)
     assert report["ray"]["nodes"] == 2 and report["ray"]["missing"] > 0
     assert report["ray"]["texts_written"] == report["ray"]["missing"]
-    # Only the taxonomy terms, mined during the build, are embedded on the driver.
-    assert report["embedded"] <= report["n_taxonomy"]
+    # Nothing is embedded on the driver: the taxonomy terms, mined during the build, went out too.
+    assert report["embedded"] == 0 and report["n_taxonomy"] > 0
 
     monkeypatch.setenv("SEEK_HOME", str(ray_home))
     store = Store()
@@ -82,16 +87,15 @@ def test_a_second_ray_index_embeds_nothing_already_cached(ray_cluster, tmp_path,
 def test_a_ray_index_survives_losing_a_node_midway_and_writes_every_text_once(tmp_path_factory, tmp_path, monkeypatch):
     home = tmp_path / "home"
     _ingest(home, 500, 11, monkeypatch)
-    expected = _missing_keys(home, monkeypatch)
-    monkeypatch.setenv("SEEK_HOME", str(home))
     cache_file = embedding_cache_path()
+    slide_texts = len(set(_slide_texts(home, monkeypatch)))
     # Its own cluster: this test kills a node, and the other tests keep the session's two.
     with running_cluster(tmp_path_factory.mktemp("ray-kill")) as cluster:
         build = cluster.seek_background("slides", "index", "--embedder", EMBEDDER, "--ray", cluster.address,
                                         "--ray-batch", "12", "--ray-timeout", "400", "--json")
         try:
-            rows_at_kill = _wait_for_rows(cache_file, len(expected) // 5, build)
-            assert rows_at_kill < len(expected), "the build ended before the node could be killed"
+            rows_at_kill = _wait_for_rows(cache_file, slide_texts // 5, build)
+            assert rows_at_kill < slide_texts, "the build ended before the node could be killed"
             cluster.kill_worker()
             assert cluster.pids()["worker"] == []
             stdout, stderr = build.communicate(timeout=420)
@@ -100,19 +104,21 @@ def test_a_ray_index_survives_losing_a_node_midway_and_writes_every_text_once(tm
                 build.kill()
                 build.communicate()
     assert build.returncode == 0, stderr[-3000:]
-    ray = _last_json(stdout)["ray"]
+    report = _last_json(stdout)
+    ray = report["ray"]
+    expected = _index_keys(home, monkeypatch)
     # Both nodes wrote (so the killed one had done part of the work), and every missing text was written once.
     assert len(ray["written_by_node"]) == 2 and all(n > 0 for n in ray["written_by_node"].values())
     assert ray["missing"] == len(expected) and ray["texts_written"] == len(expected)
-    assert ray["duplicate_writes"] == 0
+    assert ray["duplicate_writes"] == 0 and report["embedded"] == 0
     # Embedded again after the kill: at most the batches the dead node had in hand (reported, not hidden).
     assert len(expected) <= ray["texts_started"] <= len(expected) + 2 * 12
-    print(f"\nnode killed at {rows_at_kill}/{len(expected)} rows; texts handed to an encoder: "
+    print(f"\nnode killed at {rows_at_kill}/{slide_texts} rows; texts handed to an encoder: "
           f"{ray['texts_started']} for {len(expected)} texts; skipped as already written on retry: "
           f"{ray['skipped_as_written']}")
     with sqlite3.connect(cache_file) as db:
         keys = [k for (k,) in db.execute("SELECT key FROM vectors")]
-    assert expected <= set(keys)  # none missed
+    assert set(keys) == expected  # none missed, nothing else stored
 
 
 def _wait_for_rows(cache_file, at_least: int, build, timeout_s: float = 300) -> int:
