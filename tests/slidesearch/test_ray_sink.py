@@ -48,3 +48,21 @@ def test_nothing_missing_needs_no_cluster(tmp_path):
 def test_bad_pool_settings_are_refused():
     with pytest.raises(ValueError, match="at least 1"):
         RayEmbedMissing("127.0.0.1:1", actors=0)
+
+
+def test_a_job_past_its_deadline_is_an_error_and_a_job_error_reaches_the_caller():
+    import threading
+
+    from slidesearch.ray_index import run_with_deadline
+
+    release = threading.Event()
+    with pytest.raises(TimeoutError, match="the slow job did not finish within 0 s"):
+        run_with_deadline(lambda: release.wait(30), 0.2, "the slow job")
+    release.set()
+
+    def broken():
+        raise KeyError("lost")
+
+    with pytest.raises(KeyError, match="lost"):
+        run_with_deadline(broken, 5, "the broken job")
+    assert run_with_deadline(lambda: 7, 5, "a quick job") == 7
