@@ -9,7 +9,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from cli.console import console, fail, print_json
+from cli.console import console, err_console, fail, print_json
 from eval.product import ANSWERED, PRODUCT_HEADLINE, by_kind_table, target_checks
 
 app = typer.Typer(no_args_is_help=True)
@@ -31,6 +31,12 @@ def run(
     config: Path | None = typer.Option(None, "--config", help="JSON config (a list of configs runs a sweep)."),
     as_json: bool = typer.Option(False, "--json", help="Print the run record(s) as JSON."),
     log: str | None = typer.Option(None, "--log", help="Append a line to docs/EXPERIMENT_LOG.md saying what changed."),
+    ray: str | None = typer.Option(
+        None, "--ray", metavar="ADDRESS",
+        help="Run on the Ray cluster at ADDRESS: one retryable task per (config, dataset, chunk of sessions); "
+        "a slides dataset is one task."),
+    ray_chunk: int = typer.Option(200, "--ray-chunk", min=1, help="With --ray: sessions per turns task."),
+    ray_timeout: float = typer.Option(3600.0, "--ray-timeout", min=1, help="With --ray: seconds each job may take."),
 ) -> None:
     """Run every dataset of a suite on a configuration, gate it and store it under SEEK_HOME/runs."""
     from eval.config import EvalConfig, load_sweep
@@ -42,20 +48,34 @@ def run(
         configs = load_sweep(config) if config else [EvalConfig()]
     except (FileNotFoundError, ValueError) as exc:
         fail(str(exc))
+    remote: dict[str, Any] = {}
+    mapper = None
+    if ray:
+        from eval.ray_runs import RayMapper, ray_slides_runner
+        from eval.turns_sweep import ChunkedPlayer
+
+        mapper = RayMapper(ray, timeout_s=ray_timeout)
+        remote = {"slides_run": ray_slides_runner(mapper), "turns_play": ChunkedPlayer(mapper, ray_chunk)}
     records = []
-    for cfg in configs:
-        try:
-            record = run_suite(suite, cfg, _split(datasets), log=log,
-                               progress=None if as_json else lambda name: console.print(f"[dim]running {name}…[/]"))
-        except ValueError as exc:
-            fail(str(exc))
-        records.append(record)
-        if log:
-            line = append_log(record, log if len(configs) == 1 else f"{log} [{cfg.name}]")
+    try:
+        for cfg in configs:
+            try:
+                record = run_suite(suite, cfg, _split(datasets), log=log,
+                                   progress=None if as_json else lambda name: console.print(f"[dim]running {name}…[/]"),
+                                   **remote)
+            except ValueError as exc:
+                fail(str(exc))
+            records.append(record)
+            if log:
+                line = append_log(record, log if len(configs) == 1 else f"{log} [{cfg.name}]")
+                if not as_json:
+                    console.print(f"[dim]logged:[/] {escape(line.strip())}")
             if not as_json:
-                console.print(f"[dim]logged:[/] {escape(line.strip())}")
-        if not as_json:
-            _print_run(record, runs_dir() / record.run_id)
+                _print_run(record, runs_dir() / record.run_id)
+    finally:
+        if mapper is not None:
+            mapper.close()
+            err_console.print(f"[dim]ray: {mapper.tasks} tasks on {escape(mapper.address)}[/]")
     if as_json:
         print_json([r.model_dump(mode="json", exclude={"datasets": {"__all__": {"items"}}}) for r in records]
                    if len(records) > 1 else records[0].model_dump(mode="json", exclude={"datasets": {"__all__": {"items"}}}))

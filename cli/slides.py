@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
 
@@ -50,6 +51,16 @@ _STAGE_LABELS = {
 MIN_RATE_SECONDS = 0.05
 
 
+@dataclass(frozen=True)
+class RayOptions:
+    """Where and how ``seek slides index --ray`` fans the embedding out."""
+
+    address: str
+    actors: int
+    batch: int
+    timeout_s: float
+
+
 @contextmanager
 def _progress_bars(enabled: bool = True) -> Iterator[Callable[[str, int, int], None]]:
     """A ``progress(stage, done, total)`` callback drawing one rich bar per stage with rate and ETA."""
@@ -84,21 +95,31 @@ def _say_waiting(message: str) -> None:
     err_console.print(f"[yellow]waiting:[/] {escape(message)}")
 
 
-def _index(embedder: str | None, as_json: bool, quiet: bool = False) -> None:
-    """Build the index and print what was built; the caller holds the store's writer lock."""
+def _index(embedder: str | None, as_json: bool, quiet: bool = False, ray: RayOptions | None = None) -> None:
+    """Build the index and print what was built; the caller holds the store's writer lock.
+
+    With ``ray``, the texts the embedding cache lacks are embedded over that Ray cluster first.
+    """
     from slidesearch.index import build_index
     from slidesearch.store import Store
 
+    fan_out = None
+    if ray is not None:
+        from slidesearch.ray_index import RayEmbedMissing
+
+        fan_out = RayEmbedMissing(ray.address, embedder=embedder, actors=ray.actors, batch=ray.batch,
+                                   timeout_s=ray.timeout_s)
     store = Store()
     try:
         if store.counts()["slides"] == 0:
             fail("the library is empty; run `seek slides ingest PATH` or `seek slides generate` first")
         with _progress_bars(not as_json) as progress:
-            report = build_index(store, embedder=embedder, progress=progress)
+            report = build_index(store, embedder=embedder, progress=progress, embed_missing=fan_out)
     finally:
         store.close()
+    ray_report = fan_out.report if fan_out is not None else None
     if as_json:
-        print_json(report.model_dump())
+        print_json({**report.model_dump(), **({"ray": ray_report.model_dump()} if ray_report else {})})
     elif not quiet:
         console.print(
             f"indexed {report.n_slides:,} slides and {report.n_master:,} master rows with {report.embedder} "
@@ -106,6 +127,13 @@ def _index(embedder: str | None, as_json: bool, quiet: bool = False) -> None:
             f"{report.n_clusters} clusters / {report.n_cluster_terms} terms, {report.n_taxonomy:,} taxonomy terms "
             f"-> {escape(report.path)}"
         )
+        if ray_report is not None:
+            console.print(
+                f"on Ray at {escape(ray_report.address)} ({ray_report.nodes} nodes): {ray_report.missing:,} of "
+                f"{ray_report.texts:,} texts missing from the cache, {ray_report.texts_written:,} written "
+                f"({ray_report.texts_started:,} handed to an encoder, {ray_report.duplicate_writes:,} duplicate "
+                f"writes ignored) in {ray_report.seconds:.1f}s"
+            )
 
 
 def warn_if_stale(index: Path | None) -> None:
@@ -236,6 +264,12 @@ def index_cmd(
         str | None, typer.Option(help="Embedder: minilm, minilm-full, fast (default SEEK_EMBEDDER).")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+    ray: Annotated[str | None, typer.Option(
+        "--ray", metavar="ADDRESS",
+        help="Embed the texts the cache lacks over the Ray cluster at ADDRESS (host:port) first.")] = None,
+    ray_actors: Annotated[int, typer.Option(min=1, help="With --ray: embedding actors (one logical CPU each).")] = 2,
+    ray_batch: Annotated[int, typer.Option(min=1, help="With --ray: texts per task (a lost task redoes at most this).")] = 64,
+    ray_timeout: Annotated[float, typer.Option(min=1, help="With --ray: seconds the Ray job may take.")] = 1800.0,
 ) -> None:
     """Build the search index (embeddings, FAISS, BM25, rarity, clusters, taxonomy) from the ingested library."""
     from core.settings import EMBEDDER_CHOICES
@@ -244,8 +278,9 @@ def index_cmd(
         fail(f"unknown embedder {embedder!r}; choose one of {', '.join(EMBEDDER_CHOICES)}")
     from slidesearch.store import writer_lock
 
+    options = RayOptions(address=ray, actors=ray_actors, batch=ray_batch, timeout_s=ray_timeout) if ray else None
     with writer_lock(on_wait=_say_waiting):  # not while an ingest is writing the library
-        _index(embedder, as_json)
+        _index(embedder, as_json, ray=options)
 
 
 @app.command()

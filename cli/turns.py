@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 
 import typer
 from rich.table import Table
 
-from cli.console import console, fail, print_json
+from cli.console import console, err_console, fail, print_json
 
 #: Bad catalog rows named in the human report; --json lists every one.
 CATALOG_ERRORS_SHOWN = 10
@@ -117,3 +118,61 @@ def sessions_draw(
     except (ValueError, FileNotFoundError) as exc:
         fail(str(exc))
     console.print(f"wrote {n} sessions to {out} (sha256 {sha[:16]}…)")
+
+
+@app.command("sweep")
+def sweep_command(
+    config: Path = typer.Option(..., "--config", help="GRID: a JSON or TOML file of agent option values to try."),
+    datasets: str | None = typer.Option(None, "--datasets",
+                                        help="Comma-separated turns datasets (default: the grid's, else public-sample)."),
+    ray: str | None = typer.Option(None, "--ray", metavar="ADDRESS",
+                                   help="Play on the Ray cluster at ADDRESS: one task per (config, dataset, chunk)."),
+    chunk: int = typer.Option(200, "--chunk", min=1, help="Sessions per task."),
+    ray_timeout: float = typer.Option(3600.0, "--ray-timeout", min=1, help="With --ray: seconds the sweep may take."),
+    out: Path | None = typer.Option(None, "--out", help="Folder for sweep.json and sweep.md (default SEEK_HOME/runs/sweep-ID)."),
+    json_output: bool = typer.Option(False, "--json", help="Print the rows as JSON."),
+) -> None:
+    """Every combination of the grid's agent options on each dataset: TechnicalScore, HR@10, MRR, MTTC per config."""
+    from eval.datasets import load_turns_dataset
+    from eval.runs import atomic_write, new_run_id, runs_dir
+    from eval.turns_sweep import load_grid, local_map, run_sweep, sweep_markdown
+
+    try:
+        grid = load_grid(config)
+        names = [d.strip() for d in datasets.split(",") if d.strip()] if datasets else grid.datasets or ["public-sample"]
+        infos = [load_turns_dataset(name) for name in names]
+        grid.configs()  # validates every combination before any work starts
+    except (FileNotFoundError, ValueError) as exc:
+        fail(str(exc))
+    mapper = None
+    if ray:
+        from eval.ray_runs import RayMapper
+
+        mapper = RayMapper(ray, timeout_s=ray_timeout)
+    started = time.perf_counter()
+    try:
+        rows = run_sweep(grid, infos, mapper or local_map, chunk)
+    except ValueError as exc:
+        fail(str(exc))
+    finally:
+        if mapper is not None:
+            mapper.close()
+            err_console.print(f"ray: {mapper.tasks} tasks on {mapper.address}", markup=False)
+    seconds = time.perf_counter() - started
+    folder = out or runs_dir() / f"sweep-{new_run_id(runs_dir())}"
+    folder.mkdir(parents=True, exist_ok=True)
+    payload = {"grid": grid.model_dump(mode="json"), "datasets": names, "ray": ray, "chunk": chunk,
+               "seconds": round(seconds, 2), "rows": [r.model_dump() for r in rows]}
+    atomic_write(folder / "sweep.json", json.dumps(payload, indent=1))
+    atomic_write(folder / "sweep.md", sweep_markdown(rows))
+    if json_output:
+        print_json(payload)
+        return
+    table = Table(title=f"{grid.agent} sweep: {len(rows)} runs in {seconds:.1f} s" + (f" on Ray at {ray}" if ray else ""))
+    for column in ("config", "dataset", "sessions", "TechnicalScore", "HR@10", "MRR", "MTTC"):
+        table.add_column(column, justify="left" if column in {"config", "dataset"} else "right")
+    for row in sorted(rows, key=lambda r: (r.dataset, -r.technical_score)):
+        table.add_row(row.config, row.dataset, str(row.n_sessions), f"{row.technical_score:.6f}", f"{row.hr10:.6f}",
+                      f"{row.mrr:.6f}", f"{row.mttc:.6f}")
+    console.print(table)
+    console.print(f"written to {folder / 'sweep.md'} and sweep.json")

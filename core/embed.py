@@ -217,6 +217,26 @@ class StaticEmbedder:
         return l2_normalise(self._model.embed(list(texts), norm=True, batch_size=batch_size))
 
 
+def open_vector_cache(path: Path) -> sqlite3.Connection:
+    """The SQLite vector cache at ``path`` (created if missing): one row per key, the vector as float32 bytes."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    db = sqlite3.connect(str(path), check_same_thread=False, timeout=60)
+    db.execute("CREATE TABLE IF NOT EXISTS vectors (key TEXT PRIMARY KEY, vec BLOB NOT NULL)")
+    return db
+
+
+def insert_new_vectors(db: sqlite3.Connection, rows: Sequence[tuple[str, bytes]]) -> int:
+    """Store the (key, float32 bytes) rows whose key is not stored yet; returns how many were new.
+
+    A key already present is left as it is (``INSERT OR IGNORE``): writing the same batch twice,
+    as a retried task may, stores nothing twice.
+    """
+    before = db.total_changes
+    db.executemany("INSERT OR IGNORE INTO vectors VALUES (?, ?)", rows)
+    db.commit()
+    return db.total_changes - before
+
+
 class CachedEmbedder:
     """Wraps an embedder with a SQLite cache keyed by (embedder name, sha1 of text): re-indexing embeds only what changed."""
 
@@ -224,25 +244,35 @@ class CachedEmbedder:
         self.inner = inner
         self.name = inner.name
         self.dim = inner.dim
-        cache_path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(str(cache_path), check_same_thread=False)
-        self._db.execute("CREATE TABLE IF NOT EXISTS vectors (key TEXT PRIMARY KEY, vec BLOB NOT NULL)")
+        self.path = cache_path
+        self._db = open_vector_cache(cache_path)
         self._lock = threading.Lock()
         self.hits = 0
         self.misses = 0
 
-    def _key(self, text: str) -> str:
+    def key(self, text: str) -> str:
+        """The cache key of ``text``: sha1 of this embedder's name and the text."""
         return hashlib.sha1(f"{self.name}\0{text}".encode()).hexdigest()
 
-    def encode(self, texts: Sequence[str], batch_size: int = 64) -> NDArray[np.float32]:
-        out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        keys = [self._key(t) for t in texts]
+    def _stored(self, keys: Sequence[str]) -> dict[str, bytes]:
         found: dict[str, bytes] = {}
         with self._lock:
             for start in range(0, len(keys), 500):
-                chunk = keys[start : start + 500]
+                chunk = list(keys[start : start + 500])
                 marks = ",".join("?" * len(chunk))
                 found.update(self._db.execute(f"SELECT key, vec FROM vectors WHERE key IN ({marks})", chunk).fetchall())
+        return found
+
+    def missing(self, texts: Sequence[str]) -> list[tuple[str, str]]:
+        """The (key, text) pairs of ``texts`` not in the cache, each key once, in first-seen order."""
+        keyed = {self.key(t): t for t in texts}
+        stored = self._stored(list(keyed))
+        return [(key, text) for key, text in keyed.items() if key not in stored]
+
+    def encode(self, texts: Sequence[str], batch_size: int = 64) -> NDArray[np.float32]:
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        keys = [self.key(t) for t in texts]
+        found = self._stored(keys)
         missing = [i for i, k in enumerate(keys) if k not in found]
         for i, key in enumerate(keys):
             if key in found:

@@ -5,10 +5,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
+from typing import Any
 
 from core.settings import get_settings
-from eval.config import EvalConfig
-from eval.dataset_types import DatasetMissing
+from eval.config import EvalConfig, SlidesConfig, TurnsConfig
+from eval.dataset_types import DatasetMissing, TurnsDatasetInfo
 from eval.datasets import (
     dataset_suite,
     load_slides_dataset,
@@ -27,7 +28,7 @@ from eval.runs import (
     save_run,
 )
 from eval.slides_run import EngineFactory, default_engine, run_slides_dataset
-from eval.turns_run import OFFICIAL_METRICS, run_turns_dataset
+from eval.turns_run import OFFICIAL_METRICS, play_whole_set, run_turns_dataset
 
 Progress = Callable[[str], None]
 
@@ -53,10 +54,14 @@ def run_suite(
     progress: Progress | None = None,
     engine_factory: EngineFactory = default_engine,
     store: bool = True,
+    slides_run: Callable[[str, SlidesConfig], DatasetResult] | None = None,
+    turns_play: Callable[[TurnsDatasetInfo, TurnsConfig], Any] = play_whole_set,
 ) -> RunRecord:
     """Run ``datasets`` (default: every dataset of ``suite``), gate each, store the record under SEEK_HOME/runs.
 
     The run folder holds ``run.json``, ``config.json``, ``report.html`` and ``report.png``.
+    ``slides_run(name, config)`` measures a slides dataset elsewhere (``eval.ray_runs``; default: here
+    with ``engine_factory``); ``turns_play`` plays a turns set (``eval.turns_sweep.ChunkedPlayer`` in chunks).
     """
     names = list(datasets) if datasets else list(suite_datasets(suite))
     for name in names:
@@ -71,14 +76,15 @@ def run_suite(
         kind = dataset_suite(name)
         try:
             if kind == "slides":
-                results[name] = run_slides_dataset(load_slides_dataset(name), config.slides, engine_factory)
+                results[name] = (slides_run(name, config.slides) if slides_run is not None
+                                 else run_slides_dataset(load_slides_dataset(name), config.slides, engine_factory))
             else:
                 info = load_turns_dataset(name)
                 stored = (
                     _stored_official(name, config, code_version, info.hashes)
                     if config.turns.reproducibility == "stored" else None
                 )
-                results[name] = run_turns_dataset(info, config.turns, stored)
+                results[name] = run_turns_dataset(info, config.turns, stored, play=turns_play)
         except (DatasetMissing, FileNotFoundError, ValueError) as exc:
             results[name] = DatasetResult(name=name, suite=kind, mode="error", primary="", sources={}, error=str(exc))
         except Exception as exc:  # noqa: BLE001 - one engine crash must not lose the other datasets' results

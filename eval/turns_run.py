@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 import typing
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel
@@ -41,7 +42,7 @@ def agent_options_model(agent: str) -> type[BaseModel] | None:
     return models[0] if models else None
 
 
-def _agent_spec(config: TurnsConfig) -> Any:
+def agent_spec(config: TurnsConfig) -> Any:
     """The agent name, or with options a factory that validates them into the agent's own config model."""
     if not config.options:
         return config.agent
@@ -75,22 +76,31 @@ def official(report: Any) -> dict[str, float]:
     return {name: float(getattr(report, name)) for name in OFFICIAL_METRICS}
 
 
-def run_turns_dataset(
-    info: TurnsDatasetInfo, config: TurnsConfig, stored_official: dict[str, float] | None = None
-) -> DatasetResult:
-    """Evaluate the configured agent on ``info``; reproducibility against ``stored_official`` or a second run."""
+def play_whole_set(info: TurnsDatasetInfo, config: TurnsConfig) -> Any:
+    """The ``TurnsReport`` of the configured agent over every session of ``info``, in this process."""
     from tenturns.evaluate import evaluate_agent
 
+    return evaluate_agent(agent_spec(config), info.catalog_path, info.sessions_path)
+
+
+def run_turns_dataset(
+    info: TurnsDatasetInfo, config: TurnsConfig, stored_official: dict[str, float] | None = None,
+    play: Callable[[TurnsDatasetInfo, TurnsConfig], Any] = play_whole_set,
+) -> DatasetResult:
+    """Evaluate the configured agent on ``info``; reproducibility against ``stored_official`` or a second run.
+
+    ``play`` makes each ``TurnsReport`` (``eval.turns_sweep.ChunkedPlayer`` plays it in chunks, e.g. on Ray).
+    """
     settings = get_settings()
     started = time.perf_counter()
-    report = evaluate_agent(_agent_spec(config), info.catalog_path, info.sessions_path)
+    report = play(info, config)
     first = official(report)
     if config.reproducibility == "stored" and stored_official is not None:
         gate = reproducibility_gate(stored_official, first)
         gate = GateResult(name=gate.name, passed=gate.passed, offenders=gate.offenders,
                           detail=f"against the stored run: {gate.detail}")
     else:
-        second = official(evaluate_agent(_agent_spec(config), info.catalog_path, info.sessions_path))
+        second = official(play(info, config))
         gate = reproducibility_gate(first, second)
         gate = GateResult(name=gate.name, passed=gate.passed, offenders=gate.offenders,
                           detail=f"two runs: {gate.detail}")

@@ -17,12 +17,14 @@ import os
 import shutil
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
+import numpy as np
+from numpy.typing import NDArray
 from pydantic import BaseModel
 
-from core.embed import CachedEmbedder, make_embedder
+from core.embed import CachedEmbedder, Embedder, make_embedder
 from core.settings import get_settings
 from slidesearch.freshness import record_sources
 from slidesearch.library import Library
@@ -30,6 +32,7 @@ from slidesearch.library.storage import index_siblings
 from slidesearch.store import Store
 
 Progress = Callable[[str, int, int], None]
+EmbedMissing = Callable[[CachedEmbedder, list[str]], object]
 
 
 class IndexReport(BaseModel):
@@ -58,10 +61,15 @@ def build_index(
     out: Path | None = None,
     embedder: str | None = None,
     progress: Progress | None = None,
+    embed_missing: EmbedMissing | None = None,
 ) -> IndexReport:
     """Build the library from every slide and master row in ``store`` and install it at ``out`` atomically.
 
     ``embedder`` is a settings name (minilm, minilm-full, fast); default ``settings.embedder``.
+    ``embed_missing(cache, texts)``, when given, fills the cache with the texts it lacks
+    (``slidesearch.ray_index`` fans them out over a Ray cluster): first the slide snippets and master
+    documents, in one go, then before each of the build's embedding calls (the taxonomy terms are only
+    known once mined), so the build itself finds every vector in the cache.
     """
     started = time.perf_counter()
     out = Path(out) if out is not None else default_index_path()
@@ -77,7 +85,11 @@ def build_index(
         sources = store.sources()
     if progress:
         progress("load", len(slides), total)
-    library = Library.from_slides(slides, master, embedder=cached, progress=progress)
+    model: Embedder = cached
+    if embed_missing is not None:
+        embed_missing(cached, [s.snippet for s in slides] + [m.document for m in master])
+        model = _FilledFirst(cached, embed_missing)
+    library = Library.from_slides(slides, master, embedder=model, progress=progress)
     library.embedder_name = name
     out.parent.mkdir(parents=True, exist_ok=True)
     version = out.parent / f".{out.name}.v-{os.getpid()}-{uuid.uuid4().hex[:8]}"
@@ -106,6 +118,18 @@ def build_index(
         n_taxonomy=len(library.taxonomy),
         seconds=round(time.perf_counter() - started, 2),
     )
+
+
+class _FilledFirst:
+    """The build's embedder when ``embed_missing`` is given: fills the cache with what a call lacks, then reads it."""
+
+    def __init__(self, cache: CachedEmbedder, fill: EmbedMissing) -> None:
+        self.cache, self.fill = cache, fill
+        self.name, self.dim = cache.name, cache.dim
+
+    def encode(self, texts: Sequence[str], batch_size: int = 64) -> NDArray[np.float32]:
+        self.fill(self.cache, list(texts))
+        return self.cache.encode(texts, batch_size=batch_size)
 
 
 def _swap_into_place(version: Path, out: Path) -> None:

@@ -27,3 +27,12 @@ def shared_data() -> Path:
         pytest.skip(f"shared data not found at {SHARED_DATA}")
     return SHARED_DATA
 
+
+
+@pytest.fixture(scope="session")
+def ray_cluster(tmp_path_factory):
+    """A real two-node Ray cluster on loopback shared by the session's tests (``tests/ray_cluster.py``)."""
+    from ray_cluster import running_cluster
+
+    with running_cluster(tmp_path_factory.mktemp("ray")) as cluster:
+        yield cluster
