@@ -33,9 +33,10 @@ def run(
     log: str | None = typer.Option(None, "--log", help="Append a line to docs/EXPERIMENT_LOG.md saying what changed."),
     ray: str | None = typer.Option(
         None, "--ray", metavar="ADDRESS",
-        help="Run on the Ray cluster at ADDRESS: one retryable task per (config, dataset, chunk of sessions); "
-        "a slides dataset is one task."),
-    ray_chunk: int = typer.Option(200, "--ray-chunk", min=1, help="With --ray: sessions per turns task."),
+        help="Run on the Ray cluster at ADDRESS: one retryable task per (config, dataset, chunk of queries "
+        "or sessions), assembled into the same run as a local one."),
+    ray_chunk: int = typer.Option(200, "--ray-chunk", min=1,
+                                  help="With --ray: queries per slides task, sessions per turns task."),
     ray_timeout: float = typer.Option(3600.0, "--ray-timeout", min=1, help="With --ray: seconds each job may take."),
 ) -> None:
     """Run every dataset of a suite on a configuration, gate it and store it under SEEK_HOME/runs."""
@@ -55,7 +56,7 @@ def run(
         from eval.turns_sweep import ChunkedPlayer
 
         mapper = RayMapper(ray, timeout_s=ray_timeout)
-        remote = {"slides_run": ray_slides_runner(mapper), "turns_play": ChunkedPlayer(mapper, ray_chunk)}
+        remote = {"slides_run": ray_slides_runner(mapper, ray_chunk), "turns_play": ChunkedPlayer(mapper, ray_chunk)}
     records = []
     try:
         for cfg in configs:

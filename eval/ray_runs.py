@@ -1,7 +1,8 @@
 """Eval work on a Ray cluster: ``seek eval run --ray ADDRESS`` and ``seek turns sweep --ray ADDRESS``.
 
 ``RayMapper`` runs one retryable Ray task per item (a (config, dataset, chunk of sessions) of
-``eval.turns_sweep``, or a whole slides dataset) and hands the results back in order; the driver
+``eval.turns_sweep``, or a (config, dataset, chunk of queries) of a slides dataset) and hands the
+results back in order; the driver
 assembles them into the same run record, folder and figures as a local run. A task whose worker
 or node dies is retried (``max_retries``); an error raised by the code itself is not (it would
 fail again), and reaches the caller as the original exception. Every job has a deadline.
@@ -13,14 +14,19 @@ holds on one machine; across machines seek must be installed on every node (or s
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from eval.config import SlidesConfig
+from eval.datasets import load_slides_dataset
 from eval.runs import DatasetResult
+from eval.slides_run import SlidesChunk, assemble_slides_result, dataset_queries, measure_slides_chunk
 from slidesearch.ray_index import connect
 
 DEFAULT_TIMEOUT_S = 3600.0
+DEFAULT_CHUNK = 200
+"""Queries (slides) or sessions (turns) per task: a few seconds of work each, so a lost node costs little."""
 TASK_RETRIES = 3
 """Retries of a task whose worker or node died (Ray's default is 3 as well; said here so it is a choice)."""
 
@@ -61,15 +67,27 @@ class RayMapper:
             self._ray = None
 
 
-def run_slides_task(task: tuple[str, SlidesConfig]) -> DatasetResult:
-    """One slides dataset, loaded and measured on a worker (the dataset's library is built there)."""
-    from eval.datasets import load_slides_dataset
-    from eval.slides_run import run_slides_dataset
-
-    name, config = task
-    return run_slides_dataset(load_slides_dataset(name), config)
+SlidesTask = tuple[str, SlidesConfig, int, int, bool]
+"""(dataset name, config, first query, end query, whether this chunk also runs the trace query)."""
 
 
-def ray_slides_runner(mapper: RayMapper) -> Callable[[str, SlidesConfig], DatasetResult]:
-    """``run_suite``'s ``slides_run`` on Ray: the dataset measured by one task."""
-    return lambda name, config: mapper(run_slides_task, [(name, config)])[0]
+def run_slides_chunk(task: SlidesTask) -> SlidesChunk:
+    """One chunk of a slides dataset's queries, measured on a worker (the dataset's library is built there)."""
+    name, config, start, stop, with_trace = task
+    return measure_slides_chunk(load_slides_dataset(name), config, start, stop, with_trace=with_trace)
+
+
+def ray_slides_runner(mapper: RayMapper, chunk: int = DEFAULT_CHUNK) -> Callable[[str, SlidesConfig], DatasetResult]:
+    """``run_suite``'s ``slides_run`` on Ray: one task per ``chunk`` queries, assembled on the driver as a local run."""
+    if chunk < 1:
+        raise ValueError(f"chunk must be at least 1, got {chunk}")
+
+    def run(name: str, config: SlidesConfig) -> DatasetResult:
+        started = time.perf_counter()
+        dataset = load_slides_dataset(name)
+        total = len(dataset_queries(dataset, config))
+        bounds = [(start, min(start + chunk, total)) for start in range(0, total, chunk)] or [(0, 0)]
+        tasks = [(name, config, start, stop, i == 0) for i, (start, stop) in enumerate(bounds)]
+        return assemble_slides_result(dataset, config, mapper(run_slides_chunk, tasks), time.perf_counter() - started)
+
+    return run

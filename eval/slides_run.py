@@ -25,6 +25,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -131,16 +132,48 @@ def _snippets(library: Library, cards: Sequence[Any]) -> list[str]:
     return [master.get(c.id, c.preview) if c.verified else library.snippets[library.id_to_row[c.id]] for c in cards]
 
 
+@dataclass
+class SlidesChunk:
+    """The measured items of one run of queries of a dataset (all of them, or a chunk on a Ray worker)."""
+
+    items: list[ItemResult]
+    llm_paths: Counter[str] = field(default_factory=Counter)
+    usage: Usage = field(default_factory=Usage)
+    params: dict[str, Any] = field(default_factory=dict)
+    trace: dict[str, Any] | None = None
+    judge: str = UNJUDGED
+
+
 def run_slides_dataset(
     dataset: SlidesDataset, config: SlidesConfig, engine_factory: EngineFactory = default_engine
 ) -> DatasetResult:
     """Measure ``dataset`` with ``config``; a query the engine refuses is recorded as a zero-result item."""
     started = time.perf_counter()
+    queries = dataset_queries(dataset, config)
+    chunk = measure_slides_chunk(dataset, config, 0, len(queries), engine_factory, with_trace=True)
+    return assemble_slides_result(dataset, config, [chunk], time.perf_counter() - started)
+
+
+def dataset_queries(dataset: SlidesDataset, config: SlidesConfig) -> list[LabelledQuery]:
+    """The queries a run measures: all of them, or the first ``config.max_queries``."""
+    return dataset.queries[: config.max_queries] if config.max_queries else dataset.queries
+
+
+def measure_slides_chunk(
+    dataset: SlidesDataset, config: SlidesConfig, start: int, stop: int,
+    engine_factory: EngineFactory = default_engine, with_trace: bool = False,
+) -> SlidesChunk:
+    """Build the dataset's library and engine, then measure its queries ``start:stop`` (the trace query too if asked).
+
+    Every item depends only on its own query (the engine keeps no state between requests, each
+    angle is encoded on its own), so chunks measured apart and assembled equal one run of them all.
+    """
     embedder_name = config.embedder or get_settings().embedder
     library, embedder = build_library(dataset, embedder_name, config.lexical)
     engine = engine_factory(library, config)
-    queries = dataset.queries[: config.max_queries] if config.max_queries else dataset.queries
-    trace_query = config.trace_query or (_query_text(queries[0].text) if queries else None)
+    queries = dataset_queries(dataset, config)
+    trace_query = (config.trace_query or (_query_text(queries[0].text) if queries else None)) if with_trace else None
+    queries = queries[start:stop]
     # Every angle encoded up front, each on its own as the engine encodes a query's texts (an
     # int8 encoder's vector for a text depends on its batch-mates); the engine's calls then hit
     # the cache.
@@ -148,15 +181,42 @@ def run_slides_dataset(
         for angle in sorted({a for q in queries for a in _angles(q.text)} | ({trace_query} if trace_query else set())):
             embedder.encode([angle])
     trace = engine.search_v2(trace_query, trace=True).trace if trace_query else None
+    chunk = measure_queries(dataset, queries, config, engine)
+    chunk.trace = {"query": trace_query, "stages": _plain(trace)} if trace is not None else None
+    chunk.usage = chunk.usage.add(_model_usage(getattr(engine, "model", None)))
+    chunk.params = {"n_docs": library.n, "embedder": library.embedder_name}
+    return chunk
+
+
+def measure_queries(dataset: SlidesDataset, queries: list[LabelledQuery], config: SlidesConfig, engine: Any
+                    ) -> SlidesChunk:
+    """The items of ``queries`` measured with a built ``engine`` (a sweep reuses one library for many configs)."""
     if dataset.mode == "retrieve":
-        result = _run_retrieve(dataset, queries, config, engine)
+        return SlidesChunk(items=_retrieve_items(queries, config, engine), judge="none (IR metrics)")
+    return _pipeline_chunk(dataset, queries, config, engine)
+
+
+def assemble_slides_result(
+    dataset: SlidesDataset, config: SlidesConfig, chunks: Sequence[SlidesChunk], seconds: float
+) -> DatasetResult:
+    """One dataset's result from its measured chunks, in query order (the trace is the chunk's that has one)."""
+    items = [item for chunk in chunks for item in chunk.items]
+    usage = Usage()
+    llm_paths: Counter[str] = Counter()
+    for chunk in chunks:
+        usage = usage.add(chunk.usage)
+        llm_paths.update(chunk.llm_paths)
+    judge = chunks[0].judge if chunks else UNJUDGED
+    if dataset.mode == "retrieve":
+        result = _retrieve_result(dataset, items)
     else:
-        result = _run_pipeline(dataset, queries, config, engine)
-    result.trace = {"query": trace_query, "stages": _plain(trace)} if trace is not None else None
-    result.usage = result.usage.add(_model_usage(getattr(engine, "model", None)))
-    result.params = {**dataset.params, "n_docs": library.n, "embedder": library.embedder_name,
-                     "n_queries": len(queries), "library": dataset.library_path or "built from the dataset"}
-    result.seconds = round(time.perf_counter() - started, 3)
+        result = _pipeline_result(dataset, items, llm_paths, judge)
+    result.trace = next((c.trace for c in chunks if c.trace is not None), None)
+    result.usage = usage
+    params = chunks[0].params if chunks else {}
+    result.params = {**dataset.params, **params, "n_queries": len(items),
+                     "library": dataset.library_path or "built from the dataset"}
+    result.seconds = round(seconds, 3)
     return result
 
 
@@ -168,7 +228,7 @@ def _plain(trace: Any) -> Any:
     return trace
 
 
-def _run_retrieve(dataset: SlidesDataset, queries: list[LabelledQuery], config: SlidesConfig, engine: Any) -> DatasetResult:
+def _retrieve_items(queries: list[LabelledQuery], config: SlidesConfig, engine: Any) -> list[ItemResult]:
     items = []
     for q in queries:
         t0 = time.perf_counter()
@@ -182,6 +242,10 @@ def _run_retrieve(dataset: SlidesDataset, queries: list[LabelledQuery], config: 
             metrics=_ir_metrics(ranked, q.qrels, config.retrieve_k), ranked=ranked[:10],
             seconds=round(time.perf_counter() - t0, 4),
         ))
+    return items
+
+
+def _retrieve_result(dataset: SlidesDataset, items: list[ItemResult]) -> DatasetResult:
     return DatasetResult(
         name=dataset.name, suite="slides", mode="retrieve", primary="ndcg@10", sources=dataset.hashes,
         summary=_summarise_ir(items), items=items, judge="none (IR metrics)",
@@ -223,7 +287,7 @@ def _product_figures(
     return figures
 
 
-def _run_pipeline(dataset: SlidesDataset, queries: list[LabelledQuery], config: SlidesConfig, engine: Any) -> DatasetResult:
+def _pipeline_chunk(dataset: SlidesDataset, queries: list[LabelledQuery], config: SlidesConfig, engine: Any) -> SlidesChunk:
     label, llm_judge = _judge_for(config)
     items: list[ItemResult] = []
     library = engine.library
@@ -280,6 +344,12 @@ def _run_pipeline(dataset: SlidesDataset, queries: list[LabelledQuery], config: 
             id=q.id, query=q.text, n_results=len(ids), score=score, metrics=metrics, ranked=ids[:10],
             cards=judged, group=q.kind, seconds=round(time.perf_counter() - t0, 4),
         ))
+    return SlidesChunk(items=items, llm_paths=llm_paths, judge=label.name if llm_judge is None else llm_judge.name,
+                       usage=_model_usage(llm_judge.model) if llm_judge is not None else Usage())
+
+
+def _pipeline_result(dataset: SlidesDataset, items: list[ItemResult], llm_paths: Counter[str], judge_name: str
+                     ) -> DatasetResult:
     verdict_counts = Counter(c.verdict for item in items for c in item.cards)
     wrong_by_section = Counter(c.section for item in items for c in item.cards if c.verdict == "wrong")
     judged_total = sum(verdict_counts[v] for v in VERDICT_VALUE)
@@ -301,15 +371,12 @@ def _run_pipeline(dataset: SlidesDataset, queries: list[LabelledQuery], config: 
         for kind, figures in summarise_by_kind(product).items():
             per_group[kind] = {**per_group.get(kind, {}), **figures}
         sources = {**sources, "measure": MEASURE}
-    usage = Usage()
-    judge_name = label.name if llm_judge is None else llm_judge.name
-    if llm_judge is not None:
-        usage = _model_usage(llm_judge.model)
     return DatasetResult(
         name=dataset.name, suite="slides", mode="pipeline", primary=ANSWERED if dataset.labelled else "verdict_value",
         sources=sources, summary=summary, verdicts=dict(verdict_counts), wrong_by_section=dict(wrong_by_section),
-        per_group=per_group, items=items, judge=judge_name if dataset.labelled or llm_judge else UNJUDGED,
-        gates=[zero_result_gate({i.id: i.n_results for i in items})], usage=usage,
+        per_group=per_group, items=items,
+        judge=judge_name if dataset.labelled or judge_name != LabelJudge.name else UNJUDGED,
+        gates=[zero_result_gate({i.id: i.n_results for i in items})],
         llm=", ".join(sorted(llm_paths)) or "offline",
     )
 

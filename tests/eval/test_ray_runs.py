@@ -46,6 +46,23 @@ def test_eval_run_on_ray_gives_the_figures_of_a_local_run(ray_cluster, tmp_path,
             and ray_record.datasets["cranfield"].params["n_queries"] == 12)
 
 
+def test_a_slides_dataset_in_chunks_on_ray_gives_the_figures_of_a_local_run(ray_cluster, tmp_path, shared_data):
+    config = tmp_path / "small.json"
+    config.write_text(json.dumps({"name": "small", "slides": {"max_queries": 12, "embedder": "fast"}}))
+    args = ("eval", "run", "--config", str(config), "--datasets", "cranfield", "--json")
+    local = _local_seek(*args)
+    assert local.returncode == 0, local.stderr[-3000:]
+    remote = ray_cluster.seek(*args, "--ray", ray_cluster.address, "--ray-chunk", "5")
+    assert remote.returncode == 0, remote.stderr[-3000:]
+    assert f"ray: 3 tasks on {ray_cluster.address}" in remote.stderr  # 12 queries in chunks of 5
+    local_record = load_run(json.loads(local.stdout)["run_id"])
+    ray_record = load_run(json.loads(remote.stdout)["run_id"])
+    assert _figures(ray_record) == _figures(local_record)
+    stages = [[(s["stage"], s["candidates_in"], s["candidates_out"]) for s in r.datasets["cranfield"].trace["stages"]]
+              for r in (ray_record, local_record)]
+    assert stages[0] == stages[1] and stages[0]  # the trace query ran once, in the first chunk (timings aside)
+
+
 def test_turns_sweep_on_ray_gives_the_table_of_a_local_sweep(ray_cluster, tmp_path, shared_data):
     grid = tmp_path / "grid.toml"
     grid.write_text('agent = "tenturns"\ndatasets = ["public-sample"]\n[options]\n'

@@ -216,3 +216,26 @@ def test_a_query_log_runs_against_the_stored_slide_index(tmp_path, _isolated_see
     result = run_slides_dataset(load_slides_dataset(f"log:{log}"), CONFIG)
     assert result.params["library"] == str(index) and result.params["n_docs"] == len(DOCS)
     assert all(item.n_results > 0 for item in result.items) and result.passed
+
+
+class TestChunkedRun:
+    """A dataset measured in chunks (as ``seek eval run --ray`` does, one task a chunk) equals one run of it."""
+
+    @pytest.mark.parametrize("mode", ["pipeline", "retrieve"])
+    @pytest.mark.parametrize("size", [1, 2])
+    def test_chunks_assemble_into_the_figures_of_one_run(self, tmp_path, monkeypatch, mode, size):
+        from eval.slides_run import assemble_slides_result, measure_slides_chunk
+
+        monkeypatch.setenv("SEEK_HOME", str(tmp_path))
+        dataset = _dataset(mode)
+        whole = run_slides_dataset(dataset, CONFIG)
+        bounds = [(start, min(start + size, len(QUERIES))) for start in range(0, len(QUERIES), size)]
+        chunks = [measure_slides_chunk(dataset, CONFIG, start, stop, with_trace=i == 0)
+                  for i, (start, stop) in enumerate(bounds)]
+        assert len(chunks) == len(bounds) > 1
+        assembled = assemble_slides_result(dataset, CONFIG, chunks, 0.0)
+        timing = {"seconds"}
+        assert assembled.model_dump(exclude=timing | {"items", "trace"}) == whole.model_dump(exclude=timing | {"items", "trace"})
+        assert ([i.model_dump(exclude=timing) for i in assembled.items]
+                == [i.model_dump(exclude=timing) for i in whole.items])
+        assert assembled.trace is not None and assembled.trace["query"] == whole.trace["query"]

@@ -12,7 +12,7 @@ import sys
 
 from eval.config import SlidesConfig
 from eval.datasets import load_slides_dataset
-from eval.slides_run import _run_pipeline, _run_retrieve, build_library, default_engine
+from eval.slides_run import assemble_slides_result, build_library, default_engine, measure_queries
 from slidesearch.config import SearchConfig
 
 KEYS = ("product_ndcg@10", "minilm_ndcg@10", "retrieve_ndcg@10", "retrieve_capped_ndcg@10", "product_minus_minilm", "precision", "precision_pooled",
@@ -30,8 +30,7 @@ def main() -> None:
         for variant in variants:
             config = SlidesConfig(search=SearchConfig(**variant))
             engine = default_engine(library, config)
-            run = _run_retrieve if dataset.mode == "retrieve" else _run_pipeline
-            result = run(dataset, dataset.queries, config, engine)
+            result = assemble_slides_result(dataset, config, [measure_queries(dataset, dataset.queries, config, engine)], 0)
             s = result.summary
             print(name, json.dumps(variant), " ".join(f"{k}={s[k]:.4f}" for k in KEYS if k in s), flush=True)
             if by_kind:

@@ -158,8 +158,8 @@ class CoverageCheck:
             terms = [t for t in terms if t not in held]
         scoped: list[str] = []
         if state.universes:
-            held = [w for w in distinctive_words(state.angles) if w not in terms]
-            scoped = absent_in_scope(held, view.bm25, view.scope_mask(state.universes))
+            known = [w for w in distinctive_words(state.angles) if w not in terms]
+            scoped = absent_in_scope(known, view.bm25, view.scope_mask(state.universes))
         if terms or scoped:  # never name a word a shown card states (a verified row's words are not indexed)
             shown = [(text, set(view.bm25.analyse(text)) if view.bm25 else None) for text in self._shown_texts(state)]
             terms = [t for t in terms if not any(stated_in(t, text, view.bm25, stems) for text, stems in shown)]
