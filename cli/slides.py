@@ -87,9 +87,9 @@ def _say_waiting(message: str) -> None:
 def _index(embedder: str | None, as_json: bool, quiet: bool = False) -> None:
     """Build the index and print what was built; the caller holds the store's writer lock."""
     from slidesearch.index import build_index
-    from slidesearch.store import Store
+    from slidesearch.store import open_store
 
-    store = Store()
+    store = open_store()
     try:
         if store.counts()["slides"] == 0:
             fail("the library is empty; run `seek slides ingest PATH` or `seek slides generate` first")
@@ -158,7 +158,7 @@ def ingest(
     (each is named with the reason).
     """
     from slidesearch.ingest import IngestError, universe_rule
-    from slidesearch.store import writer_lock
+    from slidesearch.store import store_writer_lock
 
     if path is None and dataset is None and master is None:
         fail("give a PATH, --master FILE or --dataset NAME")
@@ -169,17 +169,18 @@ def ingest(
     except IngestError as exc:
         fail(str(exc))
     rebuild = next((flag for flag in (reindex, index_alias) if flag is not None), True)
-    with writer_lock(on_wait=_say_waiting):  # held through the re-index, so the index matches this ingest
+    with store_writer_lock(on_wait=_say_waiting):  # held through the re-index, so the index matches this ingest
         _ingest_locked(path, master, dataset, rule, rebuild, embedder, as_json, thumbnails)
 
 
 def _ingest_locked(path: Path | None, master: Path | None, dataset: str | None, rule: str | None,
                    rebuild: bool, embedder: str | None, as_json: bool, thumbnails: bool) -> None:
     from slidesearch.freshness import index_freshness
+    from core.settings import get_settings
     from slidesearch.ingest import IngestError, IngestReport, ingest_dataset, ingest_master, ingest_path
-    from slidesearch.store import Store
+    from slidesearch.store import open_store
 
-    store = Store()
+    store = open_store()
     reports: list[IngestReport] = []
     try:
         if dataset is not None:
@@ -194,7 +195,13 @@ def _ingest_locked(path: Path | None, master: Path | None, dataset: str | None, 
     finally:
         store.close()
     report = IngestReport.combine(reports)
-    freshness = index_freshness()
+    url = get_settings().postgres_url
+    if url is None:
+        freshness = index_freshness()
+    else:
+        from slidesearch.pg_library import published_freshness
+
+        freshness = published_freshness(url)
     behind = has_slides and freshness.status != "fresh"  # e.g. a build killed after an earlier ingest
     if as_json:
         print_json(report.model_dump())
@@ -242,9 +249,9 @@ def index_cmd(
 
     if embedder is not None and embedder not in EMBEDDER_CHOICES:
         fail(f"unknown embedder {embedder!r}; choose one of {', '.join(EMBEDDER_CHOICES)}")
-    from slidesearch.store import writer_lock
+    from slidesearch.store import store_writer_lock
 
-    with writer_lock(on_wait=_say_waiting):  # not while an ingest is writing the library
+    with store_writer_lock(on_wait=_say_waiting):  # not while an ingest is writing the library
         _index(embedder, as_json)
 
 
