@@ -87,7 +87,7 @@ def _say_waiting(message: str) -> None:
 def _index(embedder: str | None, as_json: bool, quiet: bool = False) -> None:
     """Build the index and print what was built; the caller holds the store's writer lock."""
     from slidesearch.index import build_index
-    from slidesearch.store import open_store
+    from slidesearch.stores import open_store
 
     store = open_store()
     try:
@@ -158,7 +158,7 @@ def ingest(
     (each is named with the reason).
     """
     from slidesearch.ingest import IngestError, universe_rule
-    from slidesearch.store import store_writer_lock
+    from slidesearch.stores import store_writer_lock
 
     if path is None and dataset is None and master is None:
         fail("give a PATH, --master FILE or --dataset NAME")
@@ -175,10 +175,10 @@ def ingest(
 
 def _ingest_locked(path: Path | None, master: Path | None, dataset: str | None, rule: str | None,
                    rebuild: bool, embedder: str | None, as_json: bool, thumbnails: bool) -> None:
-    from slidesearch.freshness import index_freshness
     from core.settings import get_settings
+    from slidesearch.freshness import index_freshness
     from slidesearch.ingest import IngestError, IngestReport, ingest_dataset, ingest_master, ingest_path
-    from slidesearch.store import open_store
+    from slidesearch.stores import open_store
 
     store = open_store()
     reports: list[IngestReport] = []
@@ -249,7 +249,7 @@ def index_cmd(
 
     if embedder is not None and embedder not in EMBEDDER_CHOICES:
         fail(f"unknown embedder {embedder!r}; choose one of {', '.join(EMBEDDER_CHOICES)}")
-    from slidesearch.store import store_writer_lock
+    from slidesearch.stores import store_writer_lock
 
     with store_writer_lock(on_wait=_say_waiting):  # not while an ingest is writing the library
         _index(embedder, as_json)

@@ -18,7 +18,7 @@ processes writing one store (two ingests of one SEEK_HOME run one after the othe
 ``LibraryStore`` is what ingest and ``build_index`` need of a store; ``Store`` (these files, the
 embedded default) and ``slidesearch.pg_store.PostgresStore`` (``SEEK_STORE=postgresql://…``)
 implement it with the same transactions, generation rule, writer lock and conflicts.
-``open_store`` and ``store_writer_lock`` pick the one the settings name.
+``slidesearch.stores`` picks the one the settings name.
 """
 
 from __future__ import annotations
@@ -113,30 +113,6 @@ class LibraryStore(Protocol):
     def decks(self) -> Iterable[dict[str, Any]]: ...
 
     def close(self) -> None: ...
-
-
-def open_store(path: Path | None = None) -> LibraryStore:
-    """The store the settings name: PostgreSQL when ``SEEK_STORE`` is a URL, else the local files at ``path``."""
-    url = get_settings().postgres_url
-    if url is not None:
-        from slidesearch.pg_store import PostgresStore
-
-        return PostgresStore(url)
-    return Store(path)
-
-
-@contextmanager
-def store_writer_lock(on_wait: Callable[[str], None] | None = None) -> Iterator[None]:
-    """The writer lock of the store the settings name (``writer_lock``, or PostgreSQL's advisory lock)."""
-    url = get_settings().postgres_url
-    if url is None:
-        with writer_lock(on_wait=on_wait):
-            yield
-        return
-    from slidesearch.pg_store import advisory_writer_lock
-
-    with advisory_writer_lock(url, on_wait=on_wait):
-        yield
 
 
 @contextmanager

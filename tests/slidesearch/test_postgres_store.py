@@ -290,7 +290,7 @@ class TestStore:
         assert f"seek pid {os.getpid()}" in told[0]
 
     def test_the_store_setting_picks_postgres_for_a_url_and_the_files_otherwise(self, database, monkeypatch, tmp_path):
-        from slidesearch.store import open_store
+        from slidesearch.stores import open_store
 
         monkeypatch.setenv("SEEK_HOME", str(tmp_path))
         monkeypatch.setenv("SEEK_STORE", database)
