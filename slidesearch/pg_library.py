@@ -114,21 +114,23 @@ class PublishedLibrary:
     def close(self) -> None:
         self._conn.close()
 
+    def _execute(self, query: str, params: Sequence[Any] = ()) -> psycopg.Cursor[Any]:
+        """``query`` on the connection, opened again first when the server dropped it (a restart)."""
+        if self._conn.closed or self._conn.broken:
+            self._conn = _vector_connection(self.url)
+        return self._conn.execute(query, params)
+
     def live(self) -> tuple[int, int] | None:
         """(live generation, the store generation it was built from), or None before the first publish."""
-        row = self._conn.execute("SELECT l.generation, g.store_generation FROM lib_live l "
-                                 "JOIN lib_generations g USING (generation) WHERE l.id = 1").fetchone()
+        row = self._execute("SELECT l.generation, g.store_generation FROM lib_live l "
+                            "JOIN lib_generations g USING (generation) WHERE l.id = 1").fetchone()
         return (int(row[0]), int(row[1])) if row else None
 
     def store_generation(self) -> int:
-        """The store's generation now (an ingest not yet published shows as a newer one)."""
-        row = self._conn.execute("SELECT value FROM store_metadata WHERE key = 'generation'").fetchone() \
-            if self._has_store() else None
-        return int(row[0]) if row else 0
-
-    def _has_store(self) -> bool:
-        row = self._conn.execute("SELECT to_regclass('store_metadata') IS NOT NULL").fetchone()
-        return bool(row and row[0])
+        """The store's generation now (an ingest not yet published shows as a newer one; 0 without a store)."""
+        row = self._execute("SELECT CASE WHEN to_regclass('store_metadata') IS NULL THEN NULL ELSE "
+                            "(SELECT value FROM store_metadata WHERE key = 'generation') END").fetchone()
+        return int(row[0]) if row and row[0] is not None else 0
 
     def load(self, generation: int) -> Library:
         """The library of ``generation``, from the local cache (written from ``lib_files`` on first use)."""
@@ -140,15 +142,18 @@ class PublishedLibrary:
     def _materialise(self, generation: int, directory: Path) -> None:
         building = directory.parent / f".{directory.name}.{os.getpid()}-{uuid.uuid4().hex[:8]}"
         try:
-            cursor = self._conn.execute("SELECT name, data FROM lib_files WHERE generation = %s", (generation,))
-            found = 0
-            for name, data in cursor:
+            names = [n for (n,) in self._execute("SELECT name FROM lib_files WHERE generation = %s ORDER BY name",
+                                                 (generation,)).fetchall()]
+            if not names:
+                raise LookupError(f"generation {generation} is no longer published")
+            for name in names:  # one file at a time: a large library's files never sit in memory together
+                row = self._execute("SELECT data FROM lib_files WHERE generation = %s AND name = %s",
+                                    (generation, name)).fetchone()
+                if row is None:
+                    raise LookupError(f"generation {generation} was dropped while it was being read")
                 target = building / name
                 target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_bytes(data)
-                found += 1
-            if not found:
-                raise LookupError(f"generation {generation} is no longer published")
+                target.write_bytes(row[0])
             try:
                 os.rename(building, directory)
             except OSError:  # another process of this home materialised it first

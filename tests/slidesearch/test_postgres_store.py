@@ -299,3 +299,39 @@ class TestStore:
         monkeypatch.setenv("SEEK_STORE", "local")
         assert isinstance(store := open_store(), Store)
         store.close()
+
+
+class TestPublishing:
+    def test_a_live_service_says_it_is_behind_an_unpublished_ingest_and_moves_to_the_next_generation(
+            self, generated, database):
+        from slidesearch.serve.live import LiveService
+
+        shared = PostgresStore(database)
+        ingest_path(generated, shared)
+        build_index(shared, embedder="fast")
+        live = LiveService(database, poll_seconds=3600, warm=False)  # refreshed by hand below, not by its poller
+        try:
+            assert live.freshness()["status"] == "fresh" and live.stats()["index_freshness"]["library_generation"] == 1
+            shared.replace_source("extra.jsonl", "jsonl", "h", [Slide(slide_id="extra-1", deck_id="extra",
+                                                                       title="Quokka logistics")])
+            behind = live.freshness()
+            assert behind["status"] == "stale" and behind["store_generation"] > behind["index_generation"]
+            assert live.refresh() is False  # nothing new is published yet
+            build_index(shared, embedder="fast")
+            assert live.refresh() is True and live.generation == 2
+            assert live.freshness()["status"] == "fresh" and live.library.n == 301
+            assert "extra-1" in live.library.id_to_row
+        finally:
+            live.close()
+            shared.close()
+
+    def test_a_publish_keeps_the_generation_it_replaces_and_drops_the_older_ones(self, generated, database):
+        shared = PostgresStore(database)
+        ingest_path(generated, shared)
+        for _ in range(3):
+            build_index(shared, embedder="fast")
+        shared.close()
+        with psycopg.connect(database) as conn:
+            kept = [g for (g,) in conn.execute("SELECT generation FROM lib_generations ORDER BY 1")]
+            rows = conn.execute("SELECT generation, count(*) FROM lib_slides GROUP BY 1 ORDER BY 1").fetchall()
+        assert kept == [2, 3] and rows == [(2, 300), (3, 300)]
