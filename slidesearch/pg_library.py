@@ -212,46 +212,62 @@ class SqlPool:
              always: Sequence[int]) -> NDArray[np.int64]:
         """Rows in scope whose section is among ``sections``, plus the rows ``always``, in row order."""
         with self._connection() as conn:
-            rows = conn.execute(
-                "SELECT row FROM lib_slides WHERE generation = %(g)s AND "
-                "(((%(u)s::text[] IS NULL OR universe = ANY(%(u)s)) AND section = ANY(%(s)s::smallint[])) "
-                "OR row = ANY(%(a)s::integer[])) ORDER BY row",
+            row = conn.execute(
+                "SELECT array_send(coalesce(array_agg(row ORDER BY row), '{}')) FROM lib_slides "
+                "WHERE generation = %(g)s AND (((%(u)s::text[] IS NULL OR universe = ANY(%(u)s)) "
+                "AND section = ANY(%(s)s::smallint[])) OR row = ANY(%(a)s::integer[]))",
                 {"g": self.generation, "u": list(universes) if universes else None, "s": list(sections),
-                 "a": list(always)}).fetchall()
-        return np.asarray([r[0] for r in rows], dtype=np.int64)
+                 "a": list(always)}).fetchone()
+        assert row is not None
+        return _binary_array(row[0], ">i4").astype(np.int64)
 
     def scope(self, universes: Sequence[str] | None) -> NDArray[np.int64]:
         """Every row in scope, in row order."""
-        return self.pool(universes, [], []) if universes else self._all()
-
-    def _all(self) -> NDArray[np.int64]:
         with self._connection() as conn:
-            rows = conn.execute("SELECT row FROM lib_slides WHERE generation = %s ORDER BY row",
-                                (self.generation,)).fetchall()
-        return np.asarray([r[0] for r in rows], dtype=np.int64)
+            row = conn.execute(
+                "SELECT array_send(coalesce(array_agg(row ORDER BY row), '{}')) FROM lib_slides "
+                "WHERE generation = %(g)s AND (%(u)s::text[] IS NULL OR universe = ANY(%(u)s))",
+                {"g": self.generation, "u": list(universes) if universes else None}).fetchone()
+        assert row is not None
+        return _binary_array(row[0], ">i4").astype(np.int64)
 
     def dot_products(self, pool: NDArray[np.int64], queries: NDArray[np.float32]) -> NDArray[np.float32]:
         """Exact inner product of every pool row's vector with each query: shape (len(pool), len(queries)).
 
-        A sequential pass over the pool's rows (the primary key finds them; there is no vector index to
-        lose recall), the products computed by pgvector in float32.
+        One pass over the pool's rows (the primary key finds them; there is no vector index to lose
+        recall), the products computed by pgvector in float32 and sent back as one binary (pool x
+        queries) array: decoding a result row per slide in Python cost more than the products.
         """
         if pool.size == 0 or len(queries) == 0:
             return np.zeros((pool.size, len(queries)), dtype=np.float32)
         with self._connection() as conn:
-            rows = conn.execute(
-                "SELECT s.row, ARRAY(SELECT -(s.embedding <#> q.v) FROM unnest(%(q)s::vector[]) "
-                "WITH ORDINALITY AS q(v, k) ORDER BY q.k) FROM lib_slides s "
+            row = conn.execute(
+                "SELECT array_send(array_agg(s.row ORDER BY s.row)), array_send(array_agg(ARRAY("
+                "SELECT (-(s.embedding <#> q.v))::real FROM unnest(%(q)s::vector[]) WITH ORDINALITY AS q(v, k) "
+                "ORDER BY q.k) ORDER BY s.row)) FROM lib_slides s "
                 "WHERE s.generation = %(g)s AND s.row = ANY(%(p)s::integer[])",
                 {"g": self.generation, "q": list(np.asarray(queries, dtype=np.float32)),
-                 "p": pool.tolist()}).fetchall()
-        if len(rows) != pool.size:
-            raise LookupError(f"generation {self.generation} holds {len(rows)} of the pool's {pool.size} rows")
-        position = {int(row): i for i, row in enumerate(pool.tolist())}
-        out = np.empty((pool.size, len(queries)), dtype=np.float32)
-        for row, products in rows:
-            out[position[int(row)]] = products
-        return out
+                 "p": pool.tolist()}).fetchone()
+        found = _binary_array(row[0], ">i4") if row and row[0] is not None else np.zeros(0, dtype=np.int32)
+        if found.size != np.unique(pool).size:
+            raise LookupError(f"generation {self.generation} holds {found.size} of the pool's {pool.size} rows")
+        products = _binary_array(row[1], ">f4").reshape(found.size, len(queries))  # type: ignore[index]
+        return products[np.searchsorted(found, pool)]
+
+
+#: PostgreSQL's binary array (``array_send``): ndim, has-nulls and element type, a (size, lower bound)
+#: pair per dimension, then each element as its byte length and its big-endian value.
+_ARRAY_HEADER = 12
+_DIMENSION = 8
+
+
+def _binary_array(data: bytes, dtype: str) -> NDArray[Any]:
+    """The values of a null-free PostgreSQL binary array of 4-byte elements, flattened in row-major order."""
+    ndim = int.from_bytes(data[:4], "big")
+    if ndim == 0:
+        return np.zeros(0, dtype=dtype)
+    items = np.frombuffer(data, dtype=[("length", ">i4"), ("value", dtype)], offset=_ARRAY_HEADER + ndim * _DIMENSION)
+    return items["value"].astype(dtype[1:])
 
 
 def published_freshness(url: str) -> Freshness:
