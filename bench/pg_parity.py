@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -133,6 +134,8 @@ def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
     finally:
         if server is not None:
             subprocess.run([*script, "stop", str(server)], capture_output=True)
+            shutil.rmtree(server, ignore_errors=True)
+        shutil.rmtree(workdir, ignore_errors=True)
     return results
 
 

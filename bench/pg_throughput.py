@@ -18,6 +18,7 @@ import argparse
 import json
 import logging
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -193,6 +194,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         if own_server is not None:
             subprocess.run([sys.executable, str(ROOT / "scripts" / "postgres"), "stop", str(own_server)],
                            capture_output=True)
+            shutil.rmtree(own_server, ignore_errors=True)
+        shutil.rmtree(workdir, ignore_errors=True)
     print(json.dumps(results, indent=2))
     return results
 
