@@ -31,6 +31,7 @@ import numpy as np
 import psycopg
 from numpy.typing import NDArray
 from pgvector.psycopg import register_vector
+from psycopg.types.json import Jsonb
 
 from core.settings import get_settings
 from slidesearch.freshness import Freshness
@@ -74,7 +75,7 @@ def publish_library(url: str, library: Library, saved: Path, store_generation: i
         row = conn.execute(
             "INSERT INTO lib_generations (store_generation, embedder, n_slides, sources) "
             "VALUES (%s, %s, %s, %s::jsonb) RETURNING generation",
-            (store_generation, library.embedder_name, library.n, psycopg.types.json.Jsonb(sources))).fetchone()
+            (store_generation, library.embedder_name, library.n, Jsonb(sources))).fetchone()
         assert row is not None
         generation = int(row[0])
         vectors = np.asarray(library.vectors, dtype=np.float32)
