@@ -101,7 +101,7 @@ def _index(embedder: str | None, as_json: bool, quiet: bool = False, ray: RayOpt
     With ``ray``, the texts the embedding cache lacks are embedded over that Ray cluster first.
     """
     from slidesearch.index import build_index
-    from slidesearch.store import Store
+    from slidesearch.stores import open_store
 
     fan_out = None
     if ray is not None:
@@ -109,7 +109,7 @@ def _index(embedder: str | None, as_json: bool, quiet: bool = False, ray: RayOpt
 
         fan_out = RayEmbedMissing(ray.address, embedder=embedder, actors=ray.actors, batch=ray.batch,
                                    timeout_s=ray.timeout_s)
-    store = Store()
+    store = open_store()
     try:
         if store.counts()["slides"] == 0:
             fail("the library is empty; run `seek slides ingest PATH` or `seek slides generate` first")
@@ -186,7 +186,7 @@ def ingest(
     (each is named with the reason).
     """
     from slidesearch.ingest import IngestError, universe_rule
-    from slidesearch.store import writer_lock
+    from slidesearch.stores import store_writer_lock
 
     if path is None and dataset is None and master is None:
         fail("give a PATH, --master FILE or --dataset NAME")
@@ -197,17 +197,18 @@ def ingest(
     except IngestError as exc:
         fail(str(exc))
     rebuild = next((flag for flag in (reindex, index_alias) if flag is not None), True)
-    with writer_lock(on_wait=_say_waiting):  # held through the re-index, so the index matches this ingest
+    with store_writer_lock(on_wait=_say_waiting):  # held through the re-index, so the index matches this ingest
         _ingest_locked(path, master, dataset, rule, rebuild, embedder, as_json, thumbnails)
 
 
 def _ingest_locked(path: Path | None, master: Path | None, dataset: str | None, rule: str | None,
                    rebuild: bool, embedder: str | None, as_json: bool, thumbnails: bool) -> None:
+    from core.settings import get_settings
     from slidesearch.freshness import index_freshness
     from slidesearch.ingest import IngestError, IngestReport, ingest_dataset, ingest_master, ingest_path
-    from slidesearch.store import Store
+    from slidesearch.stores import open_store
 
-    store = Store()
+    store = open_store()
     reports: list[IngestReport] = []
     try:
         if dataset is not None:
@@ -222,7 +223,13 @@ def _ingest_locked(path: Path | None, master: Path | None, dataset: str | None, 
     finally:
         store.close()
     report = IngestReport.combine(reports)
-    freshness = index_freshness()
+    url = get_settings().postgres_url
+    if url is None:
+        freshness = index_freshness()
+    else:
+        from slidesearch.pg_library import published_freshness
+
+        freshness = published_freshness(url)
     behind = has_slides and freshness.status != "fresh"  # e.g. a build killed after an earlier ingest
     if as_json:
         print_json(report.model_dump())
@@ -276,10 +283,10 @@ def index_cmd(
 
     if embedder is not None and embedder not in EMBEDDER_CHOICES:
         fail(f"unknown embedder {embedder!r}; choose one of {', '.join(EMBEDDER_CHOICES)}")
-    from slidesearch.store import writer_lock
+    from slidesearch.stores import store_writer_lock
 
     options = RayOptions(address=ray, actors=ray_actors, batch=ray_batch, timeout_s=ray_timeout) if ray else None
-    with writer_lock(on_wait=_say_waiting):  # not while an ingest is writing the library
+    with store_writer_lock(on_wait=_say_waiting):  # not while an ingest is writing the library
         _index(embedder, as_json, ray=options)
 
 

@@ -15,11 +15,24 @@ log_app = typer.Typer(no_args_is_help=True, help="The usage log of served search
 app.add_typer(log_app, name="log")
 
 def _service(index: Path | None, universes: list[str] | None):  # type: ignore[no-untyped-def]
+    from core.settings import get_settings
     from slidesearch.engine import SlideSearch
     from slidesearch.library import LibraryError
     from slidesearch.serve.service import ServiceError, SlideService
     from slidesearch.serve.usage_log import UsageLog, usage_db_path
 
+    settings = get_settings()
+    if settings.postgres_url is not None:  # a replica of the shared library: follows its live generation
+        from slidesearch.serve.live import LiveService
+
+        if index is not None:
+            fail("--index names a local index; unset SEEK_STORE to serve it (SEEK_STORE serves PostgreSQL's)")
+        try:
+            return LiveService(settings.postgres_url, scope=split_universes(universes),
+                               usage_log=UsageLog.from_settings(usage_db_path(None)),
+                               poll_seconds=settings.store_poll_seconds)
+        except (LibraryError, ServiceError) as exc:
+            fail(str(exc))
     try:
         engine = SlideSearch.open(index)
     except LibraryError as exc:

@@ -40,6 +40,10 @@ class Settings(BaseSettings):
     llm_cache: bool = Field(default=True, description="Cache LLM responses under SEEK_HOME/llm_cache.")
     usage_log: bool = Field(default=True, description="Record served searches in the library database.")
     api_token: str | None = Field(default=None, description="Bearer token required by the HTTP API when set.")
+    store: str | None = Field(default=None, description="Where the library lives: unset (or 'local') for the files "
+                                                         "under SEEK_HOME, or a postgresql://... URL (pgvector).")
+    store_poll_seconds: float = Field(default=1.0, gt=0, description="How often a server over PostgreSQL checks "
+                                                                     "for a newly published library generation.")
     techjam_phase6_mode: str | None = Field(
         default=None,
         validation_alias="TECHJAM_PHASE6_MODE",
@@ -52,6 +56,20 @@ class Settings(BaseSettings):
         if value not in EMBEDDER_CHOICES:
             raise ValueError(f"unknown embedder {value!r}; choose one of {', '.join(EMBEDDER_CHOICES)}")
         return value
+
+    @field_validator("store")
+    @classmethod
+    def _known_store(cls, value: str | None) -> str | None:
+        if value is None or value.strip() in ("", "local"):
+            return None
+        if not value.startswith(("postgresql://", "postgres://")):
+            raise ValueError(f"SEEK_STORE must be unset, 'local' or a postgresql:// URL, got {value.split('://')[0]!r}")
+        return value.strip()
+
+    @property
+    def postgres_url(self) -> str | None:
+        """The PostgreSQL library's URL when SEEK_STORE names one (None: the local files)."""
+        return self.store
 
     @field_validator("llm", "judge_llm")
     @classmethod

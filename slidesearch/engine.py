@@ -40,6 +40,7 @@ from slidesearch.pipeline.rank.boost import BoostPass
 from slidesearch.pipeline.rank.multipliers import EntityFactor, Multipliers, Weights
 from slidesearch.pipeline.rank.prefilter import AllSlides, Prefilter
 from slidesearch.pipeline.rank.primary import DenseScores, Fusion, PrimaryPass
+from slidesearch.pipeline.rank.sql import PoolQueries, SqlDenseScores, SqlPrefilter
 from slidesearch.pipeline.state import Candidate, SearchState, Stage, StageCount, alive
 from slidesearch.pipeline.trim.deckcap import GlobalDeckCap
 from slidesearch.pipeline.trim.dedup import ExactDedup, NearDuplicateDedup
@@ -56,7 +57,8 @@ class SlideSearch:
     """Grouped, ranked, deduplicated search over a slide library (see the module docstring)."""
 
     def __init__(self, library: Library | None = None, config: SearchConfig | None = None,
-                 llm: LanguageModel | str | None = None) -> None:
+                 llm: LanguageModel | str | None = None, pool_queries: PoolQueries | None = None) -> None:
+        """``pool_queries``: a database holding this library's rows (a published generation) answers 06 and 07."""
         from llm_adapters import get_model
 
         self.library = library if library is not None else Library.open()
@@ -64,6 +66,9 @@ class SlideSearch:
         self.model: LanguageModel = get_model(llm) if llm is None or isinstance(llm, str) else llm
         model = self.model
         self.view = view = LibraryView(self.library)
+        self.pool_queries = pool_queries
+        prefilter, dense = ((SqlPrefilter(view, pool_queries), SqlDenseScores(view, pool_queries))
+                            if pool_queries is not None else (Prefilter(view), DenseScores(view)))
         fusion = Fusion.from_config(cfg)
         rarity = scaled_threshold(view.n, reference_count=cfg.rarity_reference_count)
         table = view.section_table
@@ -75,8 +80,8 @@ class SlideSearch:
             CaseStudiesSafetyNet(table),                                            # 04
             Expand(view, ExpansionLimits.from_config(cfg), model),                  # 05
             DetectNames(view, rarity),                                              # 06b (feeds 06)
-            Prefilter(view),                                                        # 06
-            DenseScores(view),                                                      # 07
+            prefilter,                                                              # 06
+            dense,                                                                  # 07
             PrimaryPass(view, fusion, cfg.deck_context),                            # 07a
             BoostPass(view, fusion, cfg.boost_cap, cfg.zero_primary_share),         # 07b
             Multipliers(view, Weights.from_config(cfg)),                            # 08
@@ -115,6 +120,7 @@ class SlideSearch:
         expansion terms, client, rare names) can draw on another universe's slides or master rows.
         """
         library = self.library.within(universes)
+        # The scope's library numbers its rows afresh, so a database's rows no longer match: 06 and 07 run here.
         return self if library is self.library else SlideSearch(library, config=self.config, llm=self.model)
 
     @property

@@ -9,6 +9,9 @@ was built from (``slidesearch.freshness``), so an index older than the store is 
 and rebuilt by the next ingest. Embeddings go
 through ``core.embed.CachedEmbedder`` keyed by text hash, so re-indexing after a
 small ingest embeds only the slides whose title or snippet changed.
+
+Over a PostgreSQL store (``SEEK_STORE``) the build is published into that database instead, as a
+new generation that every replica serving it picks up (``slidesearch.pg_library``).
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from core.settings import get_settings
 from slidesearch.freshness import record_sources
 from slidesearch.library import Library
 from slidesearch.library.storage import index_siblings
-from slidesearch.store import Store
+from slidesearch.store import LibraryStore, Store
 
 Progress = Callable[[str, int, int], None]
 EmbedMissing = Callable[[CachedEmbedder, list[str]], object]
@@ -57,7 +60,7 @@ def embedding_cache_path() -> Path:
 
 
 def build_index(
-    store: Store,
+    store: LibraryStore,
     out: Path | None = None,
     embedder: str | None = None,
     progress: Progress | None = None,
@@ -70,12 +73,13 @@ def build_index(
     (``slidesearch.ray_index`` fans them out over a Ray cluster): first the slide snippets and master
     documents, in one go, then before each of the build's embedding calls (the taxonomy terms are only
     known once mined), so the build itself finds every vector in the cache.
+    A ``PostgresStore``'s library is published into its database (``out`` is not used).
     """
     started = time.perf_counter()
     out = Path(out) if out is not None else default_index_path()
     name = embedder or get_settings().embedder
     cached = CachedEmbedder(make_embedder(name), embedding_cache_path())
-    with store.db.atomic():  # one read snapshot: the slides, master rows and generation agree
+    with store.snapshot():  # one read snapshot: the slides, master rows and generation agree
         total = store.counts()["slides"]
         if progress:
             progress("load", 0, total)
@@ -95,19 +99,28 @@ def build_index(
     version = out.parent / f".{out.name}.v-{os.getpid()}-{uuid.uuid4().hex[:8]}"
     if progress:
         progress("save", 0, 1)
+    published: str | None = None
     try:
         library.save(version)
-        # What the index was built from, so staleness can be told; written before meta.json counts it complete.
-        record_sources(version, store.path, generation, sources)
-        _swap_into_place(version, out)
+        if isinstance(store, Store):
+            # What the index was built from, so staleness can be told; written before meta.json counts it complete.
+            record_sources(version, store.path, generation, sources)
+            _swap_into_place(version, out)
+        else:  # a PostgresStore (psycopg is an optional extra: imported only when one is in use)
+            from slidesearch.pg_library import publish_library
+
+            number = publish_library(store.url, library, version, generation, sources)  # type: ignore[attr-defined]
+            published = f"{store.path} (library generation {number})"  # type: ignore[attr-defined]
+            shutil.rmtree(version)
     except BaseException:
         shutil.rmtree(version, ignore_errors=True)
         raise
-    clean_leftovers(out)
+    if published is None:
+        clean_leftovers(out)
     if progress:
         progress("save", 1, 1)
     return IndexReport(
-        path=str(out),
+        path=published or str(out),
         n_slides=library.n,
         n_master=len(library.master),
         embedder=name,

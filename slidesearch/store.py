@@ -14,6 +14,11 @@ index records the generation it was built from, so a stale index can always be t
 A source owns its slide and deck ids: an id another source already holds is a
 ``SourceConflict``, never a silent transfer. ``writer_lock`` serialises the
 processes writing one store (two ingests of one SEEK_HOME run one after the other).
+
+``LibraryStore`` is what ingest and ``build_index`` need of a store; ``Store`` (these files, the
+embedded default) and ``slidesearch.pg_store.PostgresStore`` (``SEEK_STORE=postgresql://…``)
+implement it with the same transactions, generation rule, writer lock and conflicts.
+``slidesearch.stores`` picks the one the settings name.
 """
 
 from __future__ import annotations
@@ -23,10 +28,10 @@ import fcntl
 import os
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import sqlite_utils
 
@@ -78,6 +83,36 @@ def store_generation(path: Path) -> int | None:
     except sqlite3.Error:
         return None
     return int(row[0]) if row else 0
+
+
+class LibraryStore(Protocol):
+    """The ingested library as ingest writes it and ``build_index`` reads it (see the module docstring)."""
+
+    @property
+    def generation(self) -> int: ...
+
+    def source_hash(self, source_key: str) -> str | None: ...
+
+    def replace_source(self, source_key: str, kind: str, content_hash: str, slides: Sequence[Slide] = (),
+                       decks: Sequence[Deck] = (), master: Sequence[VerifiedCaseStudy] = ()) -> None: ...
+
+    def remove_source(self, source_key: str) -> None: ...
+
+    def sources(self) -> dict[str, str]: ...
+
+    def sources_under(self, root: str) -> list[str]: ...
+
+    def snapshot(self) -> AbstractContextManager[Any]: ...
+
+    def iter_slides(self) -> Iterator[Slide]: ...
+
+    def master_rows(self) -> list[VerifiedCaseStudy]: ...
+
+    def counts(self) -> dict[str, int]: ...
+
+    def decks(self) -> Iterable[dict[str, Any]]: ...
+
+    def close(self) -> None: ...
 
 
 @contextmanager
@@ -187,6 +222,10 @@ class Store:
 
     def close(self) -> None:
         self.db.conn.close()
+
+    def snapshot(self) -> AbstractContextManager[Any]:
+        """One read transaction: the slides, master rows, sources and generation read inside it agree."""
+        return self.db.atomic()
 
     # ----------------------------------------------------------------- sources
 

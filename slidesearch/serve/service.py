@@ -21,7 +21,7 @@ import math
 import threading
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -73,7 +73,10 @@ class SlideService:
 
     def __init__(self, engine: SlideSearch, *, scope: Sequence[str] | None = None,
                  usage_log: UsageLog | None = None, index_path: Path | None = None,
-                 thumbnails: ThumbnailStore | None = None) -> None:
+                 thumbnails: ThumbnailStore | None = None,
+                 freshness_report: Callable[[], dict[str, Any]] | None = None) -> None:
+        """``freshness_report`` says how current a library that is not an index on disk is (a published one)."""
+        self.freshness_report = freshness_report
         self.thumbnails = thumbnails if thumbnails is not None else _rendered_thumbnails()
         self.library = engine.library
         self.index_path = index_path
@@ -87,6 +90,18 @@ class SlideService:
         self._counts: Counter[str] = Counter()
         self._latencies: list[float] = []
         self.started = time.time()
+
+    def replaced(self, engine: SlideSearch,
+                 freshness_report: Callable[[], dict[str, Any]] | None = None) -> SlideService:
+        """A service over ``engine`` with this one's scope, usage log and thumbnails, counting into the same /stats.
+
+        A server that follows a live library swaps to it; requests in flight finish on this one.
+        """
+        successor = SlideService(engine, scope=self.scope, usage_log=self.usage_log, index_path=self.index_path,
+                                 thumbnails=self.thumbnails, freshness_report=freshness_report)
+        successor._lock, successor._counts, successor._latencies = self._lock, self._counts, self._latencies
+        successor.started = self.started
+        return successor
 
     # ----------------------------------------------------------------- scope
 
@@ -242,6 +257,8 @@ class SlideService:
         """Whether the index on disk is up to date with the ingested library (None for a library in memory)."""
         from slidesearch.freshness import served_freshness
 
+        if self.freshness_report is not None:
+            return self.freshness_report()
         served = self.library.path
         if served is None:
             return None

@@ -265,7 +265,8 @@ class TestDeclaredReadsAreTheReads:
             read = _state_reads(cls).union(*(helpers[name] for name in called & helpers.keys()))
             assert read == declared, (cls.name, sorted(read - declared), sorted(declared - read))
             checked += 1
-        assert checked == 25  # the 23 stages of the main list, and AllSlides and EntityFactor of the retrieval list
+        # The 23 stages of the main list, AllSlides and EntityFactor of the retrieval list, and the SQL 06 and 07.
+        assert checked == 27
 
 
 class TestConstructorsValidate:
