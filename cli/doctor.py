@@ -103,13 +103,25 @@ def doctor(
 
 
 def _index_report() -> dict[str, object]:
-    """The default slide index: where it is, how many slides, and whether the library changed since it was built."""
-    from slidesearch.freshness import index_freshness
+    """The slide index a search reads: where it is, how many slides, and whether the library changed since it was
+    built (with ``SEEK_STORE`` naming PostgreSQL: the published live generation)."""
+    from core.settings import get_settings
     from slidesearch.index import default_index_path
     from slidesearch.library.storage import live_index_dir
+    from slidesearch.stores import served_freshness, store_location
 
+    url = get_settings().postgres_url
+    if url is not None:
+        try:
+            freshness = served_freshness()
+        except Exception as exc:  # noqa: BLE001 - doctor reports an unreachable database, it does not crash on it
+            return {"path": store_location(url), "slides": None, "freshness": "unreachable", "message": str(exc),
+                    "index_generation": None, "store_generation": None}
+        return {"path": store_location(url), "slides": None, "freshness": freshness.status,
+                "message": freshness.message, "index_generation": freshness.index_generation,
+                "store_generation": freshness.store_generation}
     path = default_index_path()
-    freshness = index_freshness(path)
+    freshness = served_freshness(path)
     live = live_index_dir(path)
     slides = None
     if live is not None:

@@ -138,9 +138,9 @@ def _index(embedder: str | None, as_json: bool, quiet: bool = False, ray: RayOpt
 
 def warn_if_stale(index: Path | None) -> None:
     """Say on stderr when the index was built before the library's latest ingest (search still runs)."""
-    from slidesearch.freshness import index_freshness
+    from slidesearch.stores import served_freshness
 
-    freshness = index_freshness(index)
+    freshness = served_freshness(index)
     if freshness.stale:
         err_console.print(f"[yellow]warning:[/] {escape(freshness.message)}")
 
@@ -203,10 +203,8 @@ def ingest(
 
 def _ingest_locked(path: Path | None, master: Path | None, dataset: str | None, rule: str | None,
                    rebuild: bool, embedder: str | None, as_json: bool, thumbnails: bool) -> None:
-    from core.settings import get_settings
-    from slidesearch.freshness import index_freshness
     from slidesearch.ingest import IngestError, IngestReport, ingest_dataset, ingest_master, ingest_path
-    from slidesearch.stores import open_store
+    from slidesearch.stores import open_store, served_freshness
 
     store = open_store()
     reports: list[IngestReport] = []
@@ -223,13 +221,7 @@ def _ingest_locked(path: Path | None, master: Path | None, dataset: str | None, 
     finally:
         store.close()
     report = IngestReport.combine(reports)
-    url = get_settings().postgres_url
-    if url is None:
-        freshness = index_freshness()
-    else:
-        from slidesearch.pg_library import published_freshness
-
-        freshness = published_freshness(url)
+    freshness = served_freshness()
     behind = has_slides and freshness.status != "fresh"  # e.g. a build killed after an earlier ingest
     if as_json:
         print_json(report.model_dump())
@@ -321,11 +313,12 @@ def stats(
     index: Annotated[Path | None, typer.Option("--index", help="Index directory (default SEEK_HOME/slides/index).")] = None,
 ) -> None:
     """Counts by universe, section, content type and deck; index sizes; the embedder in use; whether it is up to date."""
-    from slidesearch.library import Library, LibraryError
+    from slidesearch.library import LibraryError
     from slidesearch.stats import library_stats
+    from slidesearch.stores import open_library
 
     try:
-        library = Library.open(index)
+        library = open_library(index)
     except LibraryError as exc:
         fail(str(exc))
     data = library_stats(library)

@@ -41,8 +41,9 @@ def assemble(
     """Build a deck: `seek slides assemble ID... --out deck.pptx`, or `--query "Q" [--sections ...] [--max-slides 12]`."""
     from slidesearch.assemble import AssembleError, pick_cards, validate_sections
     from slidesearch.assemble import assemble as build_deck
-    from slidesearch.library import Library, LibraryError
+    from slidesearch.library import LibraryError
     from slidesearch.request import RequestError, RequestPolicy, split_universes
+    from slidesearch.stores import open_library
 
     if max_slides is None:
         max_slides = max_alias  # --max, the name before the one vocabulary
@@ -60,14 +61,14 @@ def assemble(
     scope = split_universes([*(universe or []), *(universes_alias or [])])
     try:
         if slide_ids:
-            library = Library.open(index)
+            library = open_library(index)
             scope = _resolve(library, scope)
             ids = list(slide_ids)
         else:
             from slidesearch.engine import SlideSearch
 
             wanted = validate_sections(sections.split(",")) if sections else None
-            engine = SlideSearch.open(index)
+            engine = SlideSearch(open_library(index))
             library = engine.library
             scope = _resolve(library, scope)
             response = engine.search_v2(query or "", universes=scope)

@@ -24,9 +24,10 @@ if TYPE_CHECKING:
 def _engine(index: Path | None) -> SlideSearch:
     from slidesearch.engine import SlideSearch
     from slidesearch.library import LibraryError
+    from slidesearch.stores import open_library
 
     try:
-        return SlideSearch.open(index)
+        return SlideSearch(open_library(index))
     except LibraryError as exc:
         fail(str(exc))
 

@@ -10,6 +10,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from core.settings import get_settings
+from slidesearch.freshness import Freshness, index_freshness
+from slidesearch.library import Library, LibraryError
 from slidesearch.store import LibraryStore, Store, writer_lock
 
 
@@ -35,3 +37,41 @@ def store_writer_lock(on_wait: Callable[[str], None] | None = None) -> Iterator[
 
     with advisory_writer_lock(url, on_wait=on_wait):
         yield
+
+
+def served_freshness(index: Path | None = None) -> Freshness:
+    """Whether the library a search reads is up to date: the index at ``index`` (default path), or, with
+    ``SEEK_STORE`` naming PostgreSQL and no ``index``, the published live generation."""
+    url = get_settings().postgres_url
+    if url is None or index is not None:
+        return index_freshness(index)
+    from slidesearch.pg_library import published_freshness
+
+    return published_freshness(url)
+
+
+def open_library(index: Path | None = None) -> Library:
+    """The library a search reads: the index at ``index``; else, with ``SEEK_STORE`` naming PostgreSQL, its live
+    generation (materialised under SEEK_HOME on first use, as a replica does); else the default index."""
+    url = get_settings().postgres_url
+    if url is None or index is not None:
+        return Library.open(index)
+    from slidesearch.pg_library import PublishedLibrary
+
+    published = PublishedLibrary(url)
+    try:
+        live = published.live()
+        if live is None:
+            raise LibraryError(f"no library generation is published in {store_location(url)}; "
+                               "run `seek slides index`")
+        return published.load(live[0])
+    finally:
+        published.close()
+
+
+def store_location(url: str) -> str:
+    """``url`` without its password, to name the database in a message."""
+    from psycopg.conninfo import conninfo_to_dict
+
+    info = conninfo_to_dict(url)
+    return f"postgresql://{info.get('host', '')}:{info.get('port', '')}/{info.get('dbname', '')}"

@@ -118,6 +118,31 @@ class TestSameAnswers:
             assert np.allclose(sql_state.angle_cosines, memory_state.angle_cosines, rtol=1e-6, atol=1e-6), query
 
 
+class TestCommandsReadThePublishedLibrary:
+    def test_search_stats_and_doctor_read_the_live_generation_under_seek_store(self, generated, database, tmp_path):
+        shared = PostgresStore(database)
+        ingest_path(generated, shared)
+        build_index(shared, embedder="fast")
+        shared.close()
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "SEEK_HOME": str(tmp_path / "cli-home"), "SEEK_STORE": database,
+               "SEEK_EMBEDDER": "fast"}
+
+        def seek(*args: str) -> subprocess.CompletedProcess[str]:
+            return subprocess.run([sys.executable, "-m", "cli.main", *args], cwd=ROOT, env=env, capture_output=True,
+                                  text=True, timeout=180)
+
+        searched = seek("slides", "search", "fraud detection for banking", "--json")
+        assert searched.returncode == 0, searched.stderr[-2000:]
+        expected = _published_engine(database).search_v2("fraud detection for banking").cards()
+        got = [card["id"] for cards in json.loads(searched.stdout)["groups"].values() for card in cards]
+        assert got and got == [c.id for c in expected]  # no local index exists in this home: it read PostgreSQL's
+        stats = seek("slides", "stats", "--json")
+        assert stats.returncode == 0 and json.loads(stats.stdout)["slides"] == 300, stats.stderr[-2000:]
+        doctor = seek("doctor", "--json")
+        index = json.loads(doctor.stdout)["index"]
+        assert index["freshness"] == "fresh" and index["path"].startswith("postgresql://") and "@" not in index["path"]
+
+
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
