@@ -123,6 +123,12 @@ class SearchConfig(BaseModel):
         default=300, ge=0, description="A low-content type with this much text is exempt."
     )
 
+    kind_weight: float = Field(
+        default=1.25, ge=1.0,
+        description="Kinds of slide: lift for a slide in a section the brief names (\"a team slide\"), and again for "
+        "one stating a quantified outcome when the brief wants results or a case study (1 = off; the seed has none).",
+    )
+
     # 09-12
     near_duplicate_threshold: float = Field(
         default=0.90, gt=0.0, le=1.0, description="Union-find cosine (seed)."

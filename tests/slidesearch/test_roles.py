@@ -33,6 +33,16 @@ class TestSlideRole:
     def test_closing_wording_over_a_long_body_is_content(self):
         assert slide_role("Next steps and contact", "word " * 60, 6, 1, SIX) == CONTENT
 
+    def test_a_section_header_slide_is_a_divider_whatever_its_wording(self):
+        body = "How we ran discovery with the client's operations team"
+        assert slide_role("Our approach", body, 3, 1, SIX) == CONTENT
+        assert slide_role("Our approach", body, 3, 1, SIX, "section_header") == "divider"
+
+    def test_a_first_slide_of_the_title_type_is_a_cover_past_the_word_limit(self):
+        body = "Prepared for Acme Telecom by the analytics practice, London office, March 2025, confidential draft for the steering committee review"
+        assert slide_role("Customer Analytics", body, 1, 1, SIX) == CONTENT
+        assert slide_role("Customer Analytics", body, 1, 1, SIX, "title") == "cover"
+
     def test_deck_roles_finds_each_decks_first_slide(self):
         roles = deck_roles(["Deck A", "Deck B", "Body"] + ["Body"] * 6, ["", "", "text " * 20] + ["text " * 20] * 6,
                            [3, 1, 4, 5, 6, 2, 3, 4, 5], ["a", "b", "a", "a", "a", "b", "b", "b", "b"],
