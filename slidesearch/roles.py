@@ -16,7 +16,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from core.text import tokenize
+from core.text import ENGLISH_STOPWORDS, tokenize
+from slidesearch.sections import SectionTable
 
 CONTENT = ""
 ROLES = ("cover", "agenda", "divider", "closing", "appendix")
@@ -124,3 +125,21 @@ def states_results(title: str, text: str) -> bool:
     if not _FIGURE.search(f"{title}\n{text}"):
         return False
     return bool(_RESULT_TITLE.search(title) or _OUTCOME.search(text))
+
+
+
+_THEN_SLIDE = re.compile(r"^\W*(\w+\W+){0,2}?(slides?|pages?)\b", re.IGNORECASE)
+"""A section's word followed, within two words, by "slide" or "page": "team slide", "capability slides"."""
+_KIND_MAX_WORDS = 3
+"""A brief of at most this many content words that names a section names a kind of slide ("our methodology",
+"analyst recognition and awards"); a longer one uses the word as its topic ("how people get their news online"
+names no team, "content marketing strategy frameworks" asks about frameworks, not for the methodology slide)."""
+
+
+def asked_kinds(angle: str, table: SectionTable) -> list[str]:
+    """The sections the angle asks for as a kind of slide, not as a topic: a section's ask followed by "slide" or
+    "page" ("a team slide", not "slides on employee recognition"), or any section's ask in a brief of a few words."""
+    if len(tokenize(angle, ENGLISH_STOPWORDS)) <= _KIND_MAX_WORDS:
+        return table.asked(angle)
+    return [s.name for s in table.sections
+            if any(_THEN_SLIDE.search(angle[m.end():]) for m in s.ask.finditer(angle))]

@@ -79,6 +79,24 @@ class TestGlobalDeckCap:
         out = GlobalDeckCap(small_view.canonical_decks, 2).run(_state(distinct=cands))
         assert [c.row for c in out.deck_capped] == [r[0], r[1], r[3]]
 
+    def _three_of_one_deck(self, small_view, r, angle):
+        results = np.zeros(small_view.n, dtype=bool)
+        results[r[2]] = True
+        cands = (Candidate(row=r[0], section="Case Studies", score=0.9), Candidate(row=r[1], section="Other", score=0.8),
+                 Candidate(row=r[2], section="Case Studies", score=0.5), Candidate(row=r[3], section="Other", score=0.1))
+        out = GlobalDeckCap(small_view.canonical_decks, 2, results).run(_state((angle,), distinct=cands))
+        return [c.row for c in out.deck_capped]
+
+    def test_a_results_brief_gives_the_decks_last_place_to_its_results_slide(self, small_view, r):
+        assert self._three_of_one_deck(small_view, r, "fraud analytics case study") == [r[0], r[2], r[3]]
+
+    def test_a_brief_that_wants_no_results_keeps_the_best_scored_slides(self, small_view, r):
+        assert self._three_of_one_deck(small_view, r, "fraud analytics") == [r[0], r[1], r[3]]
+
+    def test_results_flags_must_cover_the_library(self, small_view):
+        with pytest.raises(ValueError, match="results flags"):
+            GlobalDeckCap(small_view.canonical_decks, 2, np.zeros(3, dtype=bool))
+
 
 class TestRelevanceFloor:
     def test_drops_everything_below_the_share_of_the_best(self):

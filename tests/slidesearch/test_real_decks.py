@@ -186,6 +186,18 @@ class TestRoles:
         assert ids["Customer Analytics Case Study.pptx#Agenda"] in shown[:3]
 
 
+class TestKindsOfSlide:
+    def test_a_brief_for_proof_with_numbers_leads_with_a_slide_stating_results(self, drive):
+        engine, _ = drive
+        view = LibraryView(engine.library)
+        top = _cards(engine, "proof points with numbers")[0]
+        assert view.states_results[engine.library.id_to_row[top.id]], top.title
+
+    def test_a_team_brief_shows_the_team_slide_first(self, drive):
+        engine, ids = drive
+        assert _cards(engine, "team slides")[0].id == ids["Leadership Team.pptx#Leadership team"]
+
+
 SECTION_HEADER_LAYOUT = 2
 
 

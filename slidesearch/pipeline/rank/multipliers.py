@@ -10,8 +10,9 @@
 * Recency: 1 + recency_max x (deck year's position between the library's oldest and
   newest deck); unknown dates get 1.0. Mild by design (seed example: 1.244).
 * Entity: 1.5 when the slide's title / snippet literally contains a 06b term.
-* Kind of slide (folded into the type factor): a brief that names a section ("a team slide", "our
-  methodology") lifts the slides filed there by ``kind_weight``; one that wants results ("results
+* Kind of slide (folded into the type factor): a brief that asks for a kind of slide by a section's
+  name ("a team slide", "our methodology": ``slidesearch.roles.asked_kinds``, not a topical brief
+  that happens to hold the word) lifts the slides filed there by ``kind_weight``; one that wants results ("results
   with numbers", "a case study") lifts the slides stating a quantified outcome by it again
   (``slidesearch.roles.states_results``), so a case study's results slide wins its deck's place.
 
@@ -33,7 +34,7 @@ from numpy.typing import NDArray
 from slidesearch.config import SearchConfig
 from slidesearch.library.view import LibraryView
 from slidesearch.pipeline.state import Candidate, SearchState
-from slidesearch.roles import asked_roles, asks_for_results
+from slidesearch.roles import asked_kinds, asked_roles, asks_for_results
 
 #: Folder kinds, matched on the folder path (first match wins).
 FOLDER_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -135,9 +136,9 @@ class Multipliers:
         return out
 
     def _kind_factors(self, angles: tuple[str, ...]) -> tuple[frozenset[int], bool]:
-        """The asked sections (as section indices) and whether the brief wants results."""
+        """The sections asked for as a kind of slide (indices) and whether the brief wants results."""
         table = self.view.section_table
-        asked = frozenset(table.index[name] for a in angles for name in table.asked(a))
+        asked = frozenset(table.index[name] for a in angles for name in asked_kinds(a, table))
         return asked, asks_for_results(angles)
 
     @cached_property
