@@ -125,8 +125,9 @@ class SearchConfig(BaseModel):
 
     kind_weight: float = Field(
         default=1.25, ge=1.0,
-        description="Kinds of slide: lift for a slide in a section the brief names (\"a team slide\"), and again for "
-        "one stating a quantified outcome when the brief wants results or a case study (1 = off; the seed has none).",
+        description="Kinds of slide: lift for a slide in the section a brief asks for as a kind of slide (\"a team "
+        "slide\", \"our methodology\"; ``roles.asked_kinds``), and again for a slide stating a quantified outcome when "
+        "it asks for results slides; 1 = off, the seed has none.",
     )
 
     # 09-12

@@ -136,10 +136,19 @@ _KIND_MAX_WORDS = 3
 names no team, "content marketing strategy frameworks" asks about frameworks, not for the methodology slide)."""
 
 
+def _asked_as_kind(angle: str, pattern: re.Pattern[str]) -> bool:
+    if len(tokenize(angle, ENGLISH_STOPWORDS)) <= _KIND_MAX_WORDS:
+        return pattern.search(angle) is not None
+    return any(_THEN_SLIDE.search(angle[m.end():]) for m in pattern.finditer(angle))
+
+
 def asked_kinds(angle: str, table: SectionTable) -> list[str]:
     """The sections the angle asks for as a kind of slide, not as a topic: a section's ask followed by "slide" or
     "page" ("a team slide", not "slides on employee recognition"), or any section's ask in a brief of a few words."""
-    if len(tokenize(angle, ENGLISH_STOPWORDS)) <= _KIND_MAX_WORDS:
-        return table.asked(angle)
-    return [s.name for s in table.sections
-            if any(_THEN_SLIDE.search(angle[m.end():]) for m in s.ask.finditer(angle))]
+    return [s.name for s in table.sections if _asked_as_kind(angle, s.ask)]
+
+
+def asks_for_results_slides(angles: Sequence[str]) -> bool:
+    """Whether the brief asks for results slides as a kind of slide ("results slide with accuracy numbers", "case
+    study results"), the way ``asked_kinds`` reads a section; "Lumcrest Retail case studies" asks for a client's."""
+    return any(_asked_as_kind(a, _RESULTS_ASKED) for a in angles)

@@ -103,6 +103,12 @@ class TestRelevanceFloor:
         out = RelevanceFloor(0.15).run(_state(deck_capped=_cands([1.0, 0.2, 0.149, 0.15])))
         assert [c.score for c in out.floored] == [1.0, 0.2, 0.15]
 
+    def test_a_slide_that_took_a_decks_place_is_measured_by_that_place(self):
+        replaced = Candidate(row=1, section="x", score=0.8)
+        results = Candidate(row=2, section="x", score=0.5)
+        cands = (Candidate(row=0, section="x", score=1.0), results, results.evolve(row=3, took_place_of=replaced))
+        assert [c.row for c in RelevanceFloor(0.68).run(_state(deck_capped=cands)).floored] == [0, 3]
+
     def test_each_angle_is_floored_against_its_own_best(self):
         cands = (Candidate(row=0, section="x", score=1.0, angle=0), Candidate(row=1, section="x", score=0.3, angle=1),
                  Candidate(row=2, section="x", score=0.2, angle=1), Candidate(row=3, section="x", score=0.1, angle=0))

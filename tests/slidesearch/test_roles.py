@@ -5,6 +5,7 @@ from slidesearch.roles import (
     asked_kinds,
     asked_roles,
     asks_for_results,
+    asks_for_results_slides,
     deck_roles,
     slide_role,
     states_results,
@@ -108,3 +109,8 @@ class TestKinds:
     ])
     def test_a_topical_brief_holding_a_sections_word_asks_for_no_kind(self, brief):
         assert asked_kinds(brief, DEFAULT_SECTIONS) == []
+
+    def test_results_slides_are_asked_for_as_a_kind_not_by_a_clients_case_studies(self):
+        assert asks_for_results_slides(["results slide with model accuracy numbers"])
+        assert asks_for_results_slides(["case study results"])
+        assert not asks_for_results_slides(["Lumcrest Retail case studies"])

@@ -12,9 +12,11 @@
 * Entity: 1.5 when the slide's title / snippet literally contains a 06b term.
 * Kind of slide (folded into the type factor): a brief that asks for a kind of slide by a section's
   name ("a team slide", "our methodology": ``slidesearch.roles.asked_kinds``, not a topical brief
-  that happens to hold the word) lifts the slides filed there by ``kind_weight``; one that wants results ("results
-  with numbers", "a case study") lifts the slides stating a quantified outcome by it again
-  (``slidesearch.roles.states_results``), so a case study's results slide wins its deck's place.
+  that happens to hold the word) lifts the slides filed there by ``kind_weight``; one that asks for
+  results slides so ("results slide with numbers", "case study results") lifts the slides stating a
+  quantified outcome by it again (``slidesearch.roles.states_results``). Any other brief that wants
+  results (a client's case studies) is served at the deck cap (11) only: lifting every slide stating a
+  figure put other clients' results over the named client's (generated client_section 0.706 -> 0.684).
 
 With several intents a slide takes the best weight any of them gives it. A slide with no
 primary score is then held just below the weakest slide that has one (07b's promise
@@ -34,7 +36,7 @@ from numpy.typing import NDArray
 from slidesearch.config import SearchConfig
 from slidesearch.library.view import LibraryView
 from slidesearch.pipeline.state import Candidate, SearchState
-from slidesearch.roles import asked_kinds, asked_roles, asks_for_results
+from slidesearch.roles import asked_kinds, asked_roles, asks_for_results_slides
 
 #: Folder kinds, matched on the folder path (first match wins).
 FOLDER_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -135,11 +137,11 @@ class Multipliers:
             out = np.where(np.isfinite(years), 1.0 + self.weights.recency_max * position, 1.0)
         return out
 
-    def _kind_factors(self, angles: tuple[str, ...]) -> tuple[frozenset[int], bool]:
-        """The sections asked for as a kind of slide (indices) and whether the brief wants results."""
+    def _kinds(self, angles: tuple[str, ...]) -> tuple[frozenset[int], bool]:
+        """The sections the brief asks for as a kind of slide (section indices), and whether it asks for results slides."""
         table = self.view.section_table
-        asked = frozenset(table.index[name] for a in angles for name in asked_kinds(a, table))
-        return asked, asks_for_results(angles)
+        return (frozenset(table.index[name] for a in angles for name in asked_kinds(a, table)),
+                asks_for_results_slides(angles))
 
     @cached_property
     def _low_content(self) -> NDArray[np.bool_]:
@@ -155,7 +157,7 @@ class Multipliers:
         # the brief asks for that kind of slide ("the agenda slide").
         roles, asked = self.view.roles, asked_roles(state.angles)
         kinds, recency, types = self._folder_kinds, self._recency, self.view.content_types
-        asked_sections, wants_results = self._kind_factors(state.angles) if w.kind_weight > 1 else (frozenset(), False)
+        asked_sections, wants_results = self._kinds(state.angles) if w.kind_weight > 1 else (frozenset(), False)
         sections = self.view.sections
         folder_of: dict[frozenset[str], float] = {}
         type_of: dict[str, float] = {}

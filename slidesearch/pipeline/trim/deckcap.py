@@ -3,7 +3,8 @@
 When the brief wants results ("a case study", "results with numbers"), a deck's places go to its
 best-scored slides as before, except that the deck's best slide stating a quantified outcome takes
 its last place if none of the kept ones states one: a case study's challenge and solution outscore
-its results slide on the brief's words, but the results are what the rep came for.
+its results slide on the brief's words, but the results are what the rep came for. The slide keeps
+its own score; the floor (12) measures it by the place it took.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ def cap_per_deck(cands: tuple[Candidate, ...], decks: Sequence[str], cap: int,
     """Walk best-first, skipping a slide once its deck has appeared ``cap`` times (verified rows pass).
 
     With ``preferred`` (a flag per row), a deck none of whose kept slides is preferred gives its
-    last (weakest) place to its best skipped preferred slide; the output stays in the input's order.
+    last (weakest) place to its best skipped preferred slide, which records the slide it replaced
+    (``Candidate.took_place_of``); the output stays in the input's order.
     """
     kept_of: dict[str, list[int]] = {}
     keep = [False] * len(cands)
@@ -40,11 +42,13 @@ def cap_per_deck(cands: tuple[Candidate, ...], decks: Sequence[str], cap: int,
             keep[i] = True
         elif preferred is not None and preferred[c.row] and deck not in swap_in:
             swap_in[deck] = i
+    out = list(cands)
     for deck, i in swap_in.items():
         kept = kept_of[deck]
         if not any(preferred[cands[k].row] for k in kept):  # type: ignore[index]
             keep[kept[-1]], keep[i] = False, True
-    return tuple(c for c, k in zip(cands, keep, strict=True) if k)
+            out[i] = cands[i].evolve(took_place_of=cands[kept[-1]])
+    return tuple(c for c, k in zip(out, keep, strict=True) if k)
 
 
 class GlobalDeckCap:
