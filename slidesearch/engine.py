@@ -87,7 +87,7 @@ class SlideSearch:
             GroupSections(table, view.canonical_decks, cfg.section_deck_cap),       # 13
             MasterBlend(view, cfg.section_cap, cfg.master_min_similarity, cfg.master_decay),  # 13
             QuantifiedGate(view, model),                                            # 13
-            Caps(cfg.section_cap, cfg.global_cap),                                  # 14
+            Caps(cfg.section_cap, cfg.global_cap, cfg.angle_cap),                   # 14
             EntitySlot(view),                                                       # 14b
             OrderSections(table),                                                   # 15
             CoverageCheck(view),                                                    # 16

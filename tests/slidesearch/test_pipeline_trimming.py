@@ -247,6 +247,13 @@ class TestCaps:
         assert len(out.capped["Case Studies"]) == 15 and len(out.capped["Other"]) == 5
         assert min(c.score for c in out.capped["Case Studies"]) > max(c.score for c in out.capped["Other"])
 
+    def test_each_angle_keeps_its_best_cards_up_to_the_angle_cap(self):
+        first = tuple(c.evolve(angle=0) for c in _cands([0.9 - i * 0.01 for i in range(12)]))
+        second = tuple(c.evolve(angle=1, row=100 + c.row) for c in _cands([0.3, 0.2, 0.1], "Other"))
+        out = Caps(15, 50, angle_cap=10).run(_state(("a", "b"), quantified={"Case Studies": first, "Other": second}))
+        assert [c.score for c in out.capped["Case Studies"]] == [c.score for c in first[:10]]
+        assert out.capped["Other"] == second
+
     def test_top_per_group_below_the_cap_wins(self):
         out = Caps(15, 50).run(_state(top_per_group=2, quantified={"Other": _cands([3, 2, 1])}))
         assert len(out.capped["Other"]) == 2
