@@ -28,6 +28,8 @@ class SlideShape:
     n_pictures: int = 0
     n_text_boxes: int = 0
     table_chars: int = 0
+    layout: str = ""
+    """The layout's kind (``extract.pptx.layout_kind``): "title", "section" or "" (JSONL rows and PDFs have none)."""
 
 
 _AGENDA = re.compile(r"^\s*(agenda|contents|table of contents|today'?s discussion|outline)\b", re.IGNORECASE)
@@ -66,13 +68,18 @@ _PROCESS_TITLE = re.compile(
     r"\b(process|roadmap|timeline|phases?|journey|workflow|steps|lifecycle)\b", re.IGNORECASE
 )
 _DASHBOARD = re.compile(r"\b(dashboard|kpis?|scorecard|tracker|metrics|visuali[sz]ation)\b", re.IGNORECASE)
+_LAYOUT_BODY_WORDS = 20
+"""A title or section-header layout holding more than this many words was reused for content (a real deck's
+"Title Slide" layout with a 189-word body is not a cover)."""
+_LAYOUT_TYPES = {"title": "title", "section": "section_header"}
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?\s*(?:%|x\b|k\b|m\b|mn\b|bn\b)|[$€£]\s*\d")
 
 
 def classify_content_type(shape: SlideShape) -> str:
     """The content-type tag of a slide, by the first rule that fires.
 
-    Order: agenda and closing slides; a table that holds most of the slide's text
+    Order: agenda and closing slides; a slide on a title or section-header layout with a short body and
+    no table or chart (title, section_header: what its author made it); a table that holds most of the slide's text
     (table); charts (dashboard when there are two or more, or KPI wording); team and
     bio slides (a team title, or three or more role words); case studies (a case-study
     title, or at least three of challenge / solution / impact / client-description
@@ -85,6 +92,9 @@ def classify_content_type(shape: SlideShape) -> str:
         return "agenda"
     if _CLOSING.search(title) and body_words < 30:
         return "closing"
+    if (shape.layout in _LAYOUT_TYPES and body_words <= _LAYOUT_BODY_WORDS
+            and not shape.n_tables and not shape.n_charts):
+        return _LAYOUT_TYPES[shape.layout]
     if shape.n_tables and shape.table_chars >= 0.5 * max(len(text), 1):
         return "table"
     if shape.n_charts:

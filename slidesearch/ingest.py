@@ -181,6 +181,7 @@ def read_pptx(path: Path, root: Path, universe: str | None = None, ocr: bool = T
             n_pictures=found.n_pictures,
             n_text_boxes=found.n_text_boxes,
             table_chars=found.table_chars,
+            layout=found.layout,
         )
         slides.append(
             Slide(

@@ -1,8 +1,11 @@
 """What a slide is for in its deck: cover, agenda, section divider, closing, appendix, or content.
 
-A role is read from the slide's wording and its position in the deck (the cover is a deck's
+A role is read from the slide's layout, wording and position in the deck (the cover is a deck's
 first slide with little body text; a divider is a title with almost nothing under it), so it
-works for any ingested deck, whatever its layouts. Role slides are not answers: the cover
+works for any ingested deck, whatever its layouts. The layout arrives as the content type ingest
+gave the slide (``content_type.classify_content_type``): "section_header" for a section-header
+layout, "title" for a title layout (or a slide with almost no body), so JSONL rows, which carry
+their own content type, need no other field. Role slides are not answers: the cover
 names the deck's subject in its title and so matches every brief about it, but a rep wants the
 slides that say something. They are answers when the brief asks for one ("agenda slide",
 "thank you slide"); ``asked_roles`` reads that from the brief. Pure functions of plain text.
@@ -13,7 +16,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from core.text import tokenize
+from core.text import ENGLISH_STOPWORDS, tokenize
+from slidesearch.sections import SectionTable
 
 CONTENT = ""
 ROLES = ("cover", "agenda", "divider", "closing", "appendix")
@@ -28,6 +32,8 @@ _COVER_BODY_WORDS = 16
 _COVER_DECK_SLIDES = 4
 """A deck this long opens with a cover; a two-slide handout's first slide is content."""
 _DIVIDER_BODY_WORDS = 6
+_TITLE, _SECTION_HEADER = "title", "section_header"
+"""The content types a title layout and a section-header layout give a slide (and JSONL rows may carry)."""
 _CLOSING_BODY_WORDS = 40
 
 _ASKED = {
@@ -50,9 +56,9 @@ def slide_role(title: str, text: str, number: int, first_number: int, deck_slide
 
     ``number`` is its place in the deck, ``first_number`` the deck's first slide's and
     ``deck_slides`` how many the deck holds. Order: an agenda or appendix title; a closing title
-    ("Thank you", "Questions?", "Contact us") over a short body; the first slide of a deck of
-    four or more with a short body and no table, chart or diagram (the cover: title,
-    presenter, date); any other slide of such
+    ("Thank you", "Questions?", "Contact us") over a short body; a section-header slide (a divider,
+    whatever its wording); the first slide of a deck of four or more with a short body, or of the
+    title type, and no table, chart or diagram (the cover: title, presenter, date); any other slide of such
     a deck whose body is a few words under a short title, again with no content shape (a section divider).
     """
     first_line = (title or text).strip().splitlines()[0] if (title or text).strip() else ""
@@ -63,9 +69,11 @@ def slide_role(title: str, text: str, number: int, first_number: int, deck_slide
         return "appendix"
     if _CLOSING.search(first_line) and body_words < _CLOSING_BODY_WORDS:
         return "closing"
+    if content_type == _SECTION_HEADER:
+        return "divider"
     if deck_slides < _COVER_DECK_SLIDES or content_type in _SHAPED_TYPES:
         return CONTENT
-    if number == first_number and body_words < _COVER_BODY_WORDS:
+    if number == first_number and (body_words < _COVER_BODY_WORDS or content_type == _TITLE):
         return "cover"
     if body_words < _DIVIDER_BODY_WORDS and len(tokenize(first_line)) <= 8:
         return "divider"
@@ -87,3 +95,60 @@ def deck_roles(titles: Sequence[str], texts: Sequence[str], numbers: Sequence[in
 def asked_roles(angles: Sequence[str]) -> frozenset[str]:
     """The roles a brief asks for by name ("the agenda slide", "appendix", "thank you slide")."""
     return frozenset(role for role, pattern in _ASKED.items() if any(pattern.search(a) for a in angles))
+
+
+# ------------------------------------------------------------ kinds of slide
+
+_RESULTS_ASKED = re.compile(
+    r"\b(results?|outcomes?|achievements?|proof points?|case[- ]?stud(y|ies)|success stor(y|ies))\b", re.IGNORECASE)
+"""A brief that wants slides stating results: "results slide with accuracy numbers", "case study" (a case is
+proven by what it achieved)."""
+_RESULT_TITLE = re.compile(
+    r"\b(results?|outcomes?|impact|benefits?|achievements?|performance|accuracy|value delivered|key findings)\b",
+    re.IGNORECASE)
+_OUTCOME = re.compile(
+    r"\b(reduc|increas|cut|sav|grew|grow|improv|rais|lift|boost|halv|doubl|tripl|faster|fewer|lower|higher|"
+    r"accura|achiev)\w*|\b(up|down) (by |to )?\d", re.IGNORECASE)
+_FIGURE = re.compile(
+    r"\d(?:[\d,.]*\d)?\s*(?:%|percent\b|per cent\b|x\b|k\b|m\b|mn\b|bn\b|million\b|billion\b)|[$€£]\s?\d"
+    r"|\b0?\.\d{2,}\b", re.IGNORECASE)
+
+
+def asks_for_results(angles: Sequence[str]) -> bool:
+    """Whether the brief wants slides that state results ("results with numbers", "churn case study")."""
+    return any(_RESULTS_ASKED.search(a) for a in angles)
+
+
+def states_results(title: str, text: str) -> bool:
+    """Whether the slide states a quantified outcome: a figure (%, $, 3x, 2.4M, 0.87) under a results title,
+    or beside outcome wording ("reduced churn 18%", "accuracy of 0.91")."""
+    if not _FIGURE.search(f"{title}\n{text}"):
+        return False
+    return bool(_RESULT_TITLE.search(title) or _OUTCOME.search(text))
+
+
+
+_THEN_SLIDE = re.compile(r"^\W*(\w+\W+){0,2}?(slides?|pages?)\b", re.IGNORECASE)
+"""A section's word followed, within two words, by "slide" or "page": "team slide", "capability slides"."""
+_KIND_MAX_WORDS = 3
+"""A brief of at most this many content words that names a section names a kind of slide ("our methodology",
+"analyst recognition and awards"); a longer one uses the word as its topic ("how people get their news online"
+names no team, "content marketing strategy frameworks" asks about frameworks, not for the methodology slide)."""
+
+
+def _asked_as_kind(angle: str, pattern: re.Pattern[str]) -> bool:
+    if len(tokenize(angle, ENGLISH_STOPWORDS)) <= _KIND_MAX_WORDS:
+        return pattern.search(angle) is not None
+    return any(_THEN_SLIDE.search(angle[m.end():]) for m in pattern.finditer(angle))
+
+
+def asked_kinds(angle: str, table: SectionTable) -> list[str]:
+    """The sections the angle asks for as a kind of slide, not as a topic: a section's ask followed by "slide" or
+    "page" ("a team slide", not "slides on employee recognition"), or any section's ask in a brief of a few words."""
+    return [s.name for s in table.sections if _asked_as_kind(angle, s.ask)]
+
+
+def asks_for_results_slides(angles: Sequence[str]) -> bool:
+    """Whether the brief asks for results slides as a kind of slide ("results slide with accuracy numbers", "case
+    study results"), the way ``asked_kinds`` reads a section; "Lumcrest Retail case studies" asks for a client's."""
+    return any(_asked_as_kind(a, _RESULTS_ASKED) for a in angles)

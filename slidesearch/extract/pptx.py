@@ -3,11 +3,13 @@
 Typed text (text frames and table cells, into groups) is the slide's body; speaker notes,
 SmartArt, chart words and text read from pictures are their own fields. The title is the
 title placeholder's text, else the heading ``titles.detect_title`` picks from the text
-boxes, else the first line of the body.
+boxes, else the first line of the body. The layout kind says what the deck's author made the
+slide as: a title slide (a centred-title or subtitle placeholder) or a section header.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,6 +35,35 @@ class SlideTexts:
     n_pictures: int = 0
     n_text_boxes: int = 0
     table_chars: int = 0
+    layout: str = ""
+    """``TITLE_LAYOUT``, ``SECTION_LAYOUT`` or "" (any other layout): see ``layout_kind``."""
+
+
+TITLE_LAYOUT, SECTION_LAYOUT = "title", "section"
+_SECTION_LAYOUT_NAME = re.compile(r"section|divider|sectie|abschnitt|secci[oó]n|se[cç][aã]o|chapitre", re.IGNORECASE)
+
+
+def layout_kind(page: Any) -> str:
+    """What the slide's layout makes it: ``TITLE_LAYOUT``, ``SECTION_LAYOUT`` or "".
+
+    A layout whose name says section ("Section Header", "SECTION_TITLE_AND_DESCRIPTION") is a
+    section header; otherwise one with a centred-title or a subtitle placeholder is a title
+    slide ("Title Slide", "Diapositive de titre": the placeholder types hold in every language).
+    """
+    from pptx.enum.shapes import PP_PLACEHOLDER
+
+    layout = page.slide_layout
+    if _SECTION_LAYOUT_NAME.search(layout.name or ""):
+        return SECTION_LAYOUT
+    types = set()
+    for placeholder in page.placeholders:
+        try:
+            types.add(placeholder.placeholder_format.type)
+        except ValueError:  # a placeholder element without a type python-pptx knows
+            continue
+    if types & {PP_PLACEHOLDER.CENTER_TITLE, PP_PLACEHOLDER.SUBTITLE}:
+        return TITLE_LAYOUT
+    return ""
 
 
 def _largest_font_pt(frame: Any) -> float | None:
@@ -90,7 +121,7 @@ def _walk(shapes: Any, out: SlideTexts, title_id: int | None, size: tuple[int, i
 def read_slide(page: Any, size: tuple[int, int], ocr: bool = True) -> SlideTexts:
     """The texts of one slide (``size``: the deck's slide width and height in EMU; ``ocr``: read pictures)."""
     title_shape = page.shapes.title
-    out = SlideTexts()
+    out = SlideTexts(layout=layout_kind(page))
     if title_shape is not None and title_shape.has_text_frame:
         out.title = title_shape.text_frame.text.strip()
     _walk(page.shapes, out, title_shape.shape_id if title_shape is not None else None, size, ocr)

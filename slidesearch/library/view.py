@@ -25,7 +25,7 @@ from core.rarity import DocFreqTable
 from core.text import FOREIGN_SHARE, foreign_share, normalise, punctuation_insensitive
 from slidesearch.library.columns import Library, codes_of
 from slidesearch.model import VerifiedCaseStudy
-from slidesearch.roles import deck_roles
+from slidesearch.roles import deck_roles, states_results
 from slidesearch.sections import SectionTable
 
 _EMBED_CACHE_SIZE = 4096
@@ -157,6 +157,13 @@ class LibraryView:
         """Each slide's role in its deck (``slidesearch.roles``: cover, agenda, divider, closing, appendix, or "")."""
         lib = self._library
         return deck_roles(lib.titles, lib.texts, lib.slide_numbers, lib.deck_ids, lib.content_types)
+
+    @cached_property
+    def states_results(self) -> NDArray[np.bool_]:
+        """Slides stating a quantified outcome (``slidesearch.roles.states_results``): what a results brief wants."""
+        lib = self._library
+        return np.fromiter((states_results(t, x) for t, x in zip(lib.titles, lib.texts, strict=True)),
+                           dtype=bool, count=lib.n)
 
     @cached_property
     def deck_codes(self) -> tuple[NDArray[np.int32], NDArray[np.int64]]:

@@ -55,6 +55,9 @@ class Candidate:
     deck: float = 0.0
     versions: tuple[str, ...] = ()
     """Other versions of the slide's deck (same family) that hold this slide too, folded into it by 09 / 10."""
+    took_place_of: Candidate | None = None
+    """The deck's slide whose place at the deck cap (11) this one took (a results slide for a brief wanting
+    results); the 12 floor measures it by that place, its own score stays the product of its factors."""
 
     def with_score(self, score: float) -> Candidate:
         return self.evolve(score=float(score))

@@ -79,11 +79,35 @@ class TestGlobalDeckCap:
         out = GlobalDeckCap(small_view.canonical_decks, 2).run(_state(distinct=cands))
         assert [c.row for c in out.deck_capped] == [r[0], r[1], r[3]]
 
+    def _three_of_one_deck(self, small_view, r, angle):
+        results = np.zeros(small_view.n, dtype=bool)
+        results[r[2]] = True
+        cands = (Candidate(row=r[0], section="Case Studies", score=0.9), Candidate(row=r[1], section="Other", score=0.8),
+                 Candidate(row=r[2], section="Case Studies", score=0.5), Candidate(row=r[3], section="Other", score=0.1))
+        out = GlobalDeckCap(small_view.canonical_decks, 2, results).run(_state((angle,), distinct=cands))
+        return [c.row for c in out.deck_capped]
+
+    def test_a_results_brief_gives_the_decks_last_place_to_its_results_slide(self, small_view, r):
+        assert self._three_of_one_deck(small_view, r, "fraud analytics case study") == [r[0], r[2], r[3]]
+
+    def test_a_brief_that_wants_no_results_keeps_the_best_scored_slides(self, small_view, r):
+        assert self._three_of_one_deck(small_view, r, "fraud analytics") == [r[0], r[1], r[3]]
+
+    def test_results_flags_must_cover_the_library(self, small_view):
+        with pytest.raises(ValueError, match="results flags"):
+            GlobalDeckCap(small_view.canonical_decks, 2, np.zeros(3, dtype=bool))
+
 
 class TestRelevanceFloor:
     def test_drops_everything_below_the_share_of_the_best(self):
         out = RelevanceFloor(0.15).run(_state(deck_capped=_cands([1.0, 0.2, 0.149, 0.15])))
         assert [c.score for c in out.floored] == [1.0, 0.2, 0.15]
+
+    def test_a_slide_that_took_a_decks_place_is_measured_by_that_place(self):
+        replaced = Candidate(row=1, section="x", score=0.8)
+        results = Candidate(row=2, section="x", score=0.5)
+        cands = (Candidate(row=0, section="x", score=1.0), results, results.evolve(row=3, took_place_of=replaced))
+        assert [c.row for c in RelevanceFloor(0.68).run(_state(deck_capped=cands)).floored] == [0, 3]
 
     def test_each_angle_is_floored_against_its_own_best(self):
         cands = (Candidate(row=0, section="x", score=1.0, angle=0), Candidate(row=1, section="x", score=0.3, angle=1),
@@ -222,6 +246,13 @@ class TestCaps:
         out = Caps(15, 20).run(_state(quantified=groups))
         assert len(out.capped["Case Studies"]) == 15 and len(out.capped["Other"]) == 5
         assert min(c.score for c in out.capped["Case Studies"]) > max(c.score for c in out.capped["Other"])
+
+    def test_each_angle_keeps_its_best_cards_up_to_the_angle_cap(self):
+        first = tuple(c.evolve(angle=0) for c in _cands([0.9 - i * 0.01 for i in range(12)]))
+        second = tuple(c.evolve(angle=1, row=100 + c.row) for c in _cands([0.3, 0.2, 0.1], "Other"))
+        out = Caps(15, 50, angle_cap=10).run(_state(("a", "b"), quantified={"Case Studies": first, "Other": second}))
+        assert [c.score for c in out.capped["Case Studies"]] == [c.score for c in first[:10]]
+        assert out.capped["Other"] == second
 
     def test_top_per_group_below_the_cap_wins(self):
         out = Caps(15, 50).run(_state(top_per_group=2, quantified={"Other": _cands([3, 2, 1])}))

@@ -1,6 +1,16 @@
 import pytest
 
-from slidesearch.roles import CONTENT, asked_roles, deck_roles, slide_role
+from slidesearch.roles import (
+    CONTENT,
+    asked_kinds,
+    asked_roles,
+    asks_for_results,
+    asks_for_results_slides,
+    deck_roles,
+    slide_role,
+    states_results,
+)
+from slidesearch.sections import DEFAULT_SECTIONS
 
 SIX = 6  # slides in a deck long enough to open with a cover
 
@@ -33,6 +43,16 @@ class TestSlideRole:
     def test_closing_wording_over_a_long_body_is_content(self):
         assert slide_role("Next steps and contact", "word " * 60, 6, 1, SIX) == CONTENT
 
+    def test_a_section_header_slide_is_a_divider_whatever_its_wording(self):
+        body = "How we ran discovery with the client's operations team"
+        assert slide_role("Our approach", body, 3, 1, SIX) == CONTENT
+        assert slide_role("Our approach", body, 3, 1, SIX, "section_header") == "divider"
+
+    def test_a_first_slide_of_the_title_type_is_a_cover_past_the_word_limit(self):
+        body = "Prepared for Acme Telecom by the analytics practice, London office, March 2025, confidential draft for the steering committee review"
+        assert slide_role("Customer Analytics", body, 1, 1, SIX) == CONTENT
+        assert slide_role("Customer Analytics", body, 1, 1, SIX, "title") == "cover"
+
     def test_deck_roles_finds_each_decks_first_slide(self):
         roles = deck_roles(["Deck A", "Deck B", "Body"] + ["Body"] * 6, ["", "", "text " * 20] + ["text " * 20] * 6,
                            [3, 1, 4, 5, 6, 2, 3, 4, 5], ["a", "b", "a", "a", "a", "b", "b", "b", "b"],
@@ -47,3 +67,50 @@ class TestAskedRoles:
 
     def test_a_topical_brief_asks_for_no_role(self):
         assert asked_roles(["customer analytics case study"]) == frozenset()
+
+
+class TestResults:
+    @pytest.mark.parametrize(("title", "text"), [
+        ("Results", "Reduced churn 18% in six months\n$2.4M a year in retained revenue"),
+        ("Model performance", "Random forest: accuracy 0.91, recall 0.87"),
+        ("What changed", "Order throughput up 40% with the same floor space"),
+    ])
+    def test_a_slide_stating_a_quantified_outcome_states_results(self, title, text):
+        assert states_results(title, text)
+
+    @pytest.mark.parametrize(("title", "text"), [
+        ("Results", "The pilot is still running; we will report in the spring"),
+        ("Pricing", "Discovery $40,000\nPilot $120,000"),
+        ("Market size", "The market is worth $4bn and 12% of it is online"),
+    ])
+    def test_figures_without_an_outcome_or_an_outcome_without_figures_do_not(self, title, text):
+        assert not states_results(title, text)
+
+    def test_case_study_and_results_briefs_want_results(self):
+        assert asks_for_results(["customer analytics case study"])
+        assert asks_for_results(["results slide with model accuracy numbers"])
+        assert not asks_for_results(["pricing", "our team"])
+
+
+class TestKinds:
+    @pytest.mark.parametrize(("brief", "section"), [
+        ("a team slide", "Team & Credentials"),
+        ("our methodology", "Approach & Methodology"),
+        ("capability slides", "Capabilities & Overview"),
+        ("the methodology slides for the retail pilot", "Approach & Methodology"),
+    ])
+    def test_a_brief_asking_for_a_kind_of_slide_names_its_section(self, brief, section):
+        assert asked_kinds(brief, DEFAULT_SECTIONS) == [section]
+
+    @pytest.mark.parametrize("brief", [
+        "how people get their news online",
+        "content marketing strategy frameworks",
+        "slides on employee engagement drivers and recognition",
+    ])
+    def test_a_topical_brief_holding_a_sections_word_asks_for_no_kind(self, brief):
+        assert asked_kinds(brief, DEFAULT_SECTIONS) == []
+
+    def test_results_slides_are_asked_for_as_a_kind_not_by_a_clients_case_studies(self):
+        assert asks_for_results_slides(["results slide with model accuracy numbers"])
+        assert asks_for_results_slides(["case study results"])
+        assert not asks_for_results_slides(["Lumcrest Retail case studies"])

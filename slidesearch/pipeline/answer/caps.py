@@ -1,4 +1,10 @@
-"""Spec step 14: at most 15 cards per section (or fewer if the caller asked), then 50 in the whole response."""
+"""Spec step 14: at most 15 cards per section (or fewer if the caller asked), then 50 in the whole response.
+
+With an angle cap, each angle of the brief also keeps only its best ``angle_cap`` cards (a card belongs
+to the angle that contributed most to its score; expansion-only cards form a group of their own): a
+rep reads about a page of cards per thing asked, and cards past it only lowered the precision of the
+answer, while a multi-part brief still gets a page for each part (spec 03: each angle is served on its own).
+"""
 
 from __future__ import annotations
 
@@ -9,17 +15,18 @@ from slidesearch.pipeline.state import SearchState
 
 
 class Caps:
-    """14: the section cap first (min of top_per_group and 15), then the globally best ``global_cap``."""
+    """14: the section cap first (min of top_per_group and 15), then each angle's best ``angle_cap``, then the
+    globally best ``global_cap``."""
 
     name = "14 caps"
     reads: ClassVar[frozenset[str]] = frozenset({"quantified", "top_per_group"})
     writes: ClassVar[frozenset[str]] = frozenset({"capped", "cap_notes"})
     output: ClassVar[str | None] = "capped"
 
-    def __init__(self, section_cap: int, global_cap: int) -> None:
-        if section_cap < 1 or global_cap < 1:
+    def __init__(self, section_cap: int, global_cap: int, angle_cap: int | None = None) -> None:
+        if section_cap < 1 or global_cap < 1 or (angle_cap is not None and angle_cap < 1):
             raise ValueError("caps must be at least 1")
-        self.section_cap, self.global_cap = section_cap, global_cap
+        self.section_cap, self.global_cap, self.angle_cap = section_cap, global_cap, angle_cap
 
     def run(self, state: SearchState) -> SearchState:
         if state.quantified is None:
@@ -31,7 +38,16 @@ class Caps:
                      f"{state.top_per_group} per section were asked for",)
         groups = {s: cards[:per_section] for s, cards in state.quantified.items()}
         everything = sorted(((c.score, s, i) for s, cards in groups.items() for i, c in enumerate(cards)), reverse=True)
-        if len(everything) > self.global_cap:
+        if self.angle_cap is not None:
+            taken: dict[int, int] = {}
+            within = []
+            for item in everything:
+                angle = groups[item[1]][item[2]].angle
+                if taken.get(angle, 0) < self.angle_cap:
+                    taken[angle] = taken.get(angle, 0) + 1
+                    within.append(item)
+            everything = within
+        if len(everything) > self.global_cap or self.angle_cap is not None:
             keep = {(s, i) for _, s, i in everything[: self.global_cap]}
             groups = {s: tuple(c for i, c in enumerate(cards) if (s, i) in keep) for s, cards in groups.items()}
         return replace(state, capped=groups, cap_notes=notes)

@@ -10,6 +10,13 @@
 * Recency: 1 + recency_max x (deck year's position between the library's oldest and
   newest deck); unknown dates get 1.0. Mild by design (seed example: 1.244).
 * Entity: 1.5 when the slide's title / snippet literally contains a 06b term.
+* Kind of slide (folded into the type factor): a brief that asks for a kind of slide by a section's
+  name ("a team slide", "our methodology": ``slidesearch.roles.asked_kinds``, not a topical brief
+  that happens to hold the word) lifts the slides filed there by ``kind_weight``; one that asks for
+  results slides so ("results slide with numbers", "case study results") lifts the slides stating a
+  quantified outcome by it again (``slidesearch.roles.states_results``). Any other brief that wants
+  results (a client's case studies) is served at the deck cap (11) only: lifting every slide stating a
+  figure put other clients' results over the named client's (generated client_section 0.706 -> 0.684).
 
 With several intents a slide takes the best weight any of them gives it. A slide with no
 primary score is then held just below the weakest slide that has one (07b's promise
@@ -29,7 +36,7 @@ from numpy.typing import NDArray
 from slidesearch.config import SearchConfig
 from slidesearch.library.view import LibraryView
 from slidesearch.pipeline.state import Candidate, SearchState
-from slidesearch.roles import asked_roles
+from slidesearch.roles import asked_kinds, asked_roles, asks_for_results_slides
 
 #: Folder kinds, matched on the folder path (first match wins).
 FOLDER_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -86,19 +93,22 @@ class Weights:
     content_rich_chars: int
     recency_max: float
     entity_boost: float
+    kind_weight: float = 1.0
 
     def __post_init__(self) -> None:
         if not (0 <= self.folder_strength <= 1 and 0 <= self.type_strength <= 1):
             raise ValueError("folder_strength and type_strength must be in [0, 1]")
         if not 0 < self.low_content_weight <= 1 or self.entity_boost < 1 or self.recency_max < 0:
             raise ValueError("low_content_weight must be in (0, 1], entity_boost >= 1, recency_max >= 0")
+        if self.kind_weight < 1:
+            raise ValueError(f"kind_weight must be at least 1, got {self.kind_weight}")
         if self.content_rich_chars < 0:
             raise ValueError(f"content_rich_chars must be non-negative, got {self.content_rich_chars}")
 
     @classmethod
     def from_config(cls, config: SearchConfig) -> Weights:
         return cls(config.folder_strength, config.type_strength, config.low_content_weight,
-                   config.content_rich_chars, config.recency_max, config.entity_boost)
+                   config.content_rich_chars, config.recency_max, config.entity_boost, config.kind_weight)
 
 
 class Multipliers:
@@ -127,6 +137,12 @@ class Multipliers:
             out = np.where(np.isfinite(years), 1.0 + self.weights.recency_max * position, 1.0)
         return out
 
+    def _kinds(self, angles: tuple[str, ...]) -> tuple[frozenset[int], bool]:
+        """The sections the brief asks for as a kind of slide (section indices), and whether it asks for results slides."""
+        table = self.view.section_table
+        return (frozenset(table.index[name] for a in angles for name in asked_kinds(a, table)),
+                asks_for_results_slides(angles))
+
     @cached_property
     def _low_content(self) -> NDArray[np.bool_]:
         view, limit = self.view, self.weights.content_rich_chars
@@ -141,6 +157,8 @@ class Multipliers:
         # the brief asks for that kind of slide ("the agenda slide").
         roles, asked = self.view.roles, asked_roles(state.angles)
         kinds, recency, types = self._folder_kinds, self._recency, self.view.content_types
+        asked_sections, wants_results = self._kinds(state.angles) if w.kind_weight > 1 else (frozenset(), False)
+        sections = self.view.sections
         folder_of: dict[frozenset[str], float] = {}
         type_of: dict[str, float] = {}
         out = []
@@ -159,6 +177,10 @@ class Multipliers:
                 if ctype not in type_of:
                     type_of[ctype] = best_weight(TYPE_WEIGHTS, intents, ctype) ** w.type_strength
                 typ = type_of[ctype]
+            if int(sections[c.row]) in asked_sections:
+                typ *= w.kind_weight
+            if wants_results and self.view.states_results[c.row]:
+                typ *= w.kind_weight
             rec = float(recency[c.row])
             ent = w.entity_boost if c.row in state.entity_rows else 1.0
             out.append(c.evolve(folder=folder, type=typ, recency=rec, entity=ent,

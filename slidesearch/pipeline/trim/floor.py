@@ -38,9 +38,11 @@ class RelevanceFloor:
 
         A named entity's x1.5 lifts its slides over the others, which is the ranking's job; measured
         against that lifted best the rest of the answer fell under the floor ("customer analytics
-        case study" showed one card).
+        case study" showed one card). A slide that took another's place at the deck cap (11) is measured
+        by that place.
         """
-        return c.score / c.entity if self.entity_free and c.entity > 0 else c.score
+        own = c.score / c.entity if self.entity_free and c.entity > 0 else c.score
+        return own if c.took_place_of is None else max(own, self._bar_value(c.took_place_of))
 
     def run(self, state: SearchState) -> SearchState:
         candidates = state.deck_capped
