@@ -430,6 +430,13 @@ def _conflict_message(conflict: SourceConflict, root: Path) -> str:
             + ". An id belongs to one file: remove or rename the other file's slides, then ingest again")
 
 
+DECK_KINDS = frozenset({"pptx", "pdf", "ppt", "odp", "key"})
+DECK_READER_VERSION = 2
+"""What a deck's reading depends on besides its bytes; bump it when the reader reads decks differently, and the
+next ingest reads every deck again (an unchanged file is otherwise never reopened). 2: slide layouts read for
+roles (a title or section-header layout), on top of notes, SmartArt, charts and picture text (#17, #20)."""
+
+
 def _ingest_file(
     store: Store, key: str, kind: str, path: Path, report: IngestReport, reader: Callable[[], tuple[Any, ...]],
     universe: str | None = None, root: Path | None = None,
@@ -438,8 +445,12 @@ def _ingest_file(
     root = root if root is not None else path.parent
     shown = _shown(path, root)
     # A universe given for the file is part of what was ingested: the same bytes under another universe rule
-    # are read again. The default rule (None) keeps the plain hash, so existing stores stay unchanged.
-    digest = file_sha256(path) if universe is None else f"{file_sha256(path)}|universe={universe}"
+    # are read again; so is a deck after the deck reader changed (``DECK_READER_VERSION``).
+    digest = file_sha256(path)
+    if kind in DECK_KINDS:
+        digest = f"{digest}|reader={DECK_READER_VERSION}"
+    if universe is not None:
+        digest = f"{digest}|universe={universe}"
     if store.source_hash(key) == digest:
         report.files_unchanged += 1
         return

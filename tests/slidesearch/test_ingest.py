@@ -131,6 +131,18 @@ class TestIngestFolder:
         again = ingest_path(tmp_path / "decks", store)
         assert again.files_unchanged == 1 and again.files_ingested == 0 and not again.changed
 
+    def test_a_deck_read_by_an_older_reader_is_read_again_once(self, tmp_path, store, monkeypatch):
+        import slidesearch.ingest as ingest
+
+        make_deck(tmp_path / "decks" / "a.pptx")
+        monkeypatch.setattr(ingest, "DECK_READER_VERSION", ingest.DECK_READER_VERSION - 1)
+        ingest_path(tmp_path / "decks", store)
+        monkeypatch.undo()  # an upgrade: the same bytes, a newer reader
+        upgraded = ingest_path(tmp_path / "decks", store)
+        assert (upgraded.files_ingested, upgraded.files_unchanged) == (1, 0)
+        assert ingest_path(tmp_path / "decks", store).files_unchanged == 1
+        assert store.counts()["slides"] == 3
+
     def test_a_changed_deck_replaces_its_slides(self, tmp_path, store):
         path = make_deck(tmp_path / "decks" / "a.pptx")
         ingest_path(tmp_path / "decks", store)
