@@ -116,7 +116,8 @@ def test_http_server_starts_on_loopback_and_needs_the_token(_isolated_seek_home)
                 pass
             assert time.monotonic() < deadline, "the server did not come up in 60 s"
             time.sleep(0.2)
-        assert httpx.post(f"{base}/search", json={"query": "analytics"}).status_code == 401
+        # Generous timeouts: on a loaded CI machine a first request can take longer than httpx's default 5 s.
+        assert httpx.post(f"{base}/search", json={"query": "analytics"}, timeout=30).status_code == 401
         response = httpx.post(f"{base}/search", json={"query": "customer analytics"},
                               headers={"Authorization": "Bearer cli-token-123"}, timeout=30)
         assert response.status_code == 200 and response.json()["universes"] == ["S&R"]
