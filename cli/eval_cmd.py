@@ -52,7 +52,8 @@ def run(
     remote: dict[str, Any] = {}
     mapper = None
     if ray:
-        from eval.ray_runs import RayMapper, ray_slides_runner
+        from core.ray_tasks import RayMapper
+        from eval.ray_runs import ray_slides_runner
         from eval.turns_sweep import ChunkedPlayer
 
         mapper = RayMapper(ray, timeout_s=ray_timeout)

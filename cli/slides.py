@@ -269,8 +269,11 @@ def index_cmd(
     ray_actors: Annotated[int, typer.Option(min=1, help="With --ray: embedding actors (one logical CPU each).")] = 2,
     ray_batch: Annotated[int, typer.Option(min=1, help="With --ray: texts per task (a lost task redoes at most this).")] = 64,
     ray_timeout: Annotated[float, typer.Option(min=1, help="With --ray: seconds the Ray job may take.")] = 1800.0,
+    thumbnails: Annotated[bool, typer.Option(
+        "--thumbnails", help="Then render the thumbnails of decks not rendered before (with --ray: one retryable "
+        "task per deck on the cluster, whose nodes must see the deck files).")] = False,
 ) -> None:
-    """Build the search index (embeddings, FAISS, BM25, rarity, clusters, taxonomy) from the ingested library."""
+    """Build the search index (embeddings, BM25, rarity, clusters, taxonomy) from the ingested library."""
     from core.settings import EMBEDDER_CHOICES
 
     if embedder is not None and embedder not in EMBEDDER_CHOICES:
@@ -280,6 +283,8 @@ def index_cmd(
     options = RayOptions(address=ray, actors=ray_actors, batch=ray_batch, timeout_s=ray_timeout) if ray else None
     with store_writer_lock(on_wait=_say_waiting):  # not while an ingest is writing the library
         _index(embedder, as_json, ray=options)
+    if thumbnails:
+        render(as_json=as_json, ray=ray, ray_timeout=ray_timeout)
 
 
 @app.command()
@@ -356,8 +361,13 @@ def render(
     workers: Annotated[int, typer.Option(min=1, help="Decks rendered at a time (each runs its own LibreOffice).")] = 2,
     timeout: Annotated[float, typer.Option(min=1, help="Seconds one deck may take before it is given up.")] = 120.0,
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
+    ray: Annotated[str | None, typer.Option(
+        "--ray", metavar="ADDRESS", help="Render on the Ray cluster at ADDRESS: one retryable task per deck "
+        "(the nodes must see the deck files and SEEK_HOME, as on one machine or a shared file system).")] = None,
+    ray_timeout: Annotated[float, typer.Option(min=1, help="With --ray: seconds the Ray job may take.")] = 1800.0,
 ) -> None:
     """Make slide thumbnails for every ingested deck not rendered before (LibreOffice + poppler-utils)."""
+    from core.ray_tasks import RayMapper
     from slidesearch.store import Store
     from slidesearch.thumbnails import ThumbnailStore, library_deck_paths, render_decks, rendering_available
 
@@ -369,8 +379,15 @@ def render(
         paths = library_deck_paths(store)
     finally:
         store.close()
-    with _progress_bars(not as_json) as progress:
-        report = render_decks(paths, ThumbnailStore(), workers=workers, timeout=timeout, progress=progress)
+    mapper = RayMapper(ray, timeout_s=ray_timeout) if ray else None
+    try:
+        with _progress_bars(not as_json) as progress:
+            report = render_decks(paths, ThumbnailStore(), workers=workers, timeout=timeout, progress=progress,
+                                  mapper=mapper)
+    finally:
+        if mapper is not None:
+            mapper.close()
+            err_console.print(f"[dim]ray: {mapper.tasks} tasks on {escape(mapper.address)}[/]")
     if as_json:
         print_json(report.model_dump())
         return

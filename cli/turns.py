@@ -146,7 +146,7 @@ def sweep_command(
         fail(str(exc))
     mapper = None
     if ray:
-        from eval.ray_runs import RayMapper
+        from core.ray_tasks import RayMapper
 
         mapper = RayMapper(ray, timeout_s=ray_timeout)
     started = time.perf_counter()

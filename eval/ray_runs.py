@@ -15,58 +15,16 @@ holds on one machine; across machines seek must be installed on every node (or s
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Callable
 
+from core.ray_tasks import RayMapper
 from eval.config import SlidesConfig
 from eval.datasets import load_slides_dataset
 from eval.runs import DatasetResult
 from eval.slides_run import SlidesChunk, assemble_slides_result, dataset_queries, measure_slides_chunk
-from slidesearch.ray_index import connect
 
-DEFAULT_TIMEOUT_S = 3600.0
 DEFAULT_CHUNK = 200
 """Queries (slides) or sessions (turns) per task: a few seconds of work each, so a lost node costs little."""
-TASK_RETRIES = 3
-"""Retries of a task whose worker or node died (Ray's default is 3 as well; said here so it is a choice)."""
-
-Item = TypeVar("Item")
-Result = TypeVar("Result")
-
-
-class RayMapper:
-    """A ``Mapper`` whose items each run as one Ray task on the cluster at ``address`` (one logical CPU each)."""
-
-    def __init__(self, address: str, timeout_s: float = DEFAULT_TIMEOUT_S, retries: int = TASK_RETRIES) -> None:
-        if timeout_s <= 0 or retries < 0:
-            raise ValueError("timeout_s must be positive and retries at least 0")
-        self.address = address
-        self.timeout_s = timeout_s
-        self.retries = retries
-        self.tasks = 0
-        self._ray: Any = None
-
-    def __call__(self, fn: Callable[[Item], Result], items: Sequence[Item]) -> list[Result]:
-        if self._ray is None:
-            self._ray = connect(self.address)
-        ray = self._ray
-        remote = ray.remote(num_cpus=1, max_retries=self.retries, retry_exceptions=False)(fn)
-        refs = [remote.remote(item) for item in items]
-        self.tasks += len(refs)
-        try:
-            return list(ray.get(refs, timeout=self.timeout_s))
-        except ray.exceptions.GetTimeoutError:
-            for ref in refs:
-                ray.cancel(ref, force=True)
-            raise TimeoutError(f"{len(refs)} Ray tasks did not finish within {self.timeout_s:.0f} s") from None
-
-    def close(self) -> None:
-        """Disconnect from the cluster (the cluster keeps running)."""
-        if self._ray is not None:
-            self._ray.shutdown()
-            self._ray = None
-
-
 SlidesTask = tuple[str, SlidesConfig, int, int, bool]
 """(dataset name, config, first query, end query, whether this chunk also runs the trace query)."""
 

@@ -20,7 +20,6 @@ node can stall waiting for resources, so every job has a deadline.
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from collections.abc import Sequence
@@ -38,6 +37,7 @@ from core.embed import (
     make_embedder,
     open_vector_cache,
 )
+from core.ray_tasks import connect
 from core.settings import get_settings
 
 DEFAULT_TIMEOUT_S = 1800.0
@@ -226,24 +226,6 @@ def _added(a: RayEmbedReport, b: RayEmbedReport) -> RayEmbedReport:
         duplicate_writes=a.duplicate_writes + b.duplicate_writes,
         skipped_as_written=a.skipped_as_written + b.skipped_as_written, batches=a.batches + b.batches,
         written_by_node=by_node, nodes=max(a.nodes, b.nodes), seconds=round(a.seconds + b.seconds, 2))
-
-
-def connect(address: str) -> Any:
-    """``ray`` connected to the cluster at ``address`` (quietly: no progress bars, no log echo to the driver).
-
-    The job's workers get this process's ``SEEK_*`` variables, so they read the driver's settings
-    (data directory, home, embedder), not those the cluster's nodes were started with.
-    """
-    os.environ.setdefault("RAY_DATA_DISABLE_PROGRESS_BARS", "1")
-    import ray
-
-    seek_env = {name: value for name, value in os.environ.items() if name.startswith("SEEK_")}
-    ray.init(address=address, log_to_driver=False, logging_level="ERROR", configure_logging=True,
-             runtime_env={"env_vars": seek_env})
-    context = ray.data.DataContext.get_current()
-    context.enable_progress_bars = False
-    context.print_on_execution_start = False
-    return ray
 
 
 def run_with_deadline(job: Any, timeout_s: float, what: str) -> Any:

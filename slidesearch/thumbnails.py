@@ -186,10 +186,25 @@ def card_thumbnails(library: object, slide_ids: Iterable[str], root: Path | None
     return found
 
 
+RenderTask = tuple[Path, str, Path, float]
+"""(deck file, its sha256, the folder its thumbnails go to, timeout): one deck's rendering, run anywhere."""
+Mapper = Callable[[Callable[[RenderTask], RenderRecord], list[RenderTask]], list[RenderRecord]]
+
+
+def render_task(task: RenderTask) -> RenderRecord:
+    """``render_deck`` on one task: what a Ray worker runs (idempotent: the folder is keyed by the deck's hash and
+    replaced whole by a rename, so a retried task after a lost node writes the same files once)."""
+    return render_deck(*task)
+
+
 def render_decks(paths: Iterable[Path], thumbs: ThumbnailStore, *, workers: int = 1,
                  timeout: float = DEFAULT_TIMEOUT_S, progress: Callable[[str, int, int], None] | None = None,
-                 ) -> RenderReport:
-    """Render every deck in ``paths`` whose bytes were not rendered before, ``workers`` at a time."""
+                 mapper: Mapper | None = None) -> RenderReport:
+    """Render every deck in ``paths`` whose bytes were not rendered before, ``workers`` at a time.
+
+    With ``mapper`` (``core.ray_tasks.RayMapper``: ``seek slides render --ray``) each deck is one retryable task
+    on a cluster whose nodes see the same files; the records are saved here, on the driver, as they are locally.
+    """
     started = time.perf_counter()
     report = RenderReport()
     todo: dict[str, list[Path]] = {}
@@ -208,11 +223,12 @@ def render_decks(paths: Iterable[Path], thumbs: ThumbnailStore, *, workers: int 
         todo.setdefault(sha, []).append(path)
     if progress:
         progress("render", 0, len(todo))
-    with ThreadPoolExecutor(max_workers=max(workers, 1)) as pool:  # the work is in LibreOffice processes
-        jobs = {sha: pool.submit(render_deck, paths[0], sha, thumbs.deck_dir(sha), timeout)
-                for sha, paths in todo.items()}
-        for done, (sha, job) in enumerate(jobs.items(), start=1):
-            record = job.result()
+    tasks = [(files[0], sha, thumbs.deck_dir(sha), timeout) for sha, files in todo.items()]
+    with ThreadPoolExecutor(max_workers=max(workers, 1)) as pool:  # the local work is in LibreOffice processes
+        records: Iterable[RenderRecord] = (
+            mapper(render_task, tasks) if mapper is not None
+            else (job.result() for job in [pool.submit(render_task, task) for task in tasks]))
+        for done, (sha, record) in enumerate(zip(todo, records, strict=True), start=1):
             for path in todo[sha]:
                 thumbs.save(str(path), record)
             report.render_seconds.append(record.seconds)

@@ -136,3 +136,32 @@ def _wait_for_rows(cache_file, at_least: int, build, timeout_s: float = 300) -> 
                 return int(rows)
         time.sleep(0.1)
     raise AssertionError(f"fewer than {at_least} vectors written within {timeout_s} s")
+
+
+def test_thumbnails_render_on_the_cluster_one_task_per_deck_and_once_per_deck_hash(ray_cluster, tmp_path, monkeypatch):
+    from system_tools import require_tool
+
+    from slidesearch.extract.convert import convert
+    from slidesearch.thumbnails import ThumbnailStore
+    from tests.visual_decks import write_visual_deck
+
+    for tool, package in (("soffice", "libreoffice-impress-nogui"), ("pdftoppm", "poppler-utils")):
+        require_tool(tool, package=package)
+    home = tmp_path / "home"
+    monkeypatch.setenv("SEEK_HOME", str(home))
+    monkeypatch.setenv("SEEK_OCR", "off")
+    pptx = write_visual_deck(tmp_path / "decks" / "Sales" / "Visual.pptx")
+    convert(pptx, "pdf", pptx.parent)
+    store = Store()
+    ingest_path(tmp_path / "decks", store)
+    store.close()
+
+    rendered = ray_cluster.seek("slides", "render", "--ray", ray_cluster.address, "--json")
+    assert rendered.returncode == 0, rendered.stderr[-3000:]
+    report = _last_json(rendered.stdout)
+    assert (report["decks_rendered"], report["thumbnails_written"], report["failures"]) == (2, 8, [])
+    assert f"ray: 2 tasks on {ray_cluster.address}" in rendered.stderr
+    thumbs = ThumbnailStore()
+    assert all(thumbs.thumbnail(str(path), n) for path in (pptx, pptx.with_suffix(".pdf")) for n in range(1, 5))
+    again = ray_cluster.seek("slides", "render", "--ray", ray_cluster.address, "--json")
+    assert _last_json(again.stdout)["decks_unchanged"] == 2 and "ray: 0 tasks" in again.stderr
