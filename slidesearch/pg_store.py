@@ -24,7 +24,7 @@ from typing import Any
 import psycopg
 
 from slidesearch.model import Deck, Slide, VerifiedCaseStudy
-from slidesearch.store import EXTRA_SLIDE_COLUMNS, SLIDE_COLUMNS, SourceConflict
+from slidesearch.store import EXTRA_SLIDE_COLUMNS, SLIDE_COLUMNS, refuse_held_ids
 
 #: The advisory lock keys (one bigint each): the writers of the library, and the creation of its schema.
 WRITER_LOCK_KEY = 0x5EE_C021
@@ -154,12 +154,7 @@ class PostgresStore:
         with self.conn.transaction():
             for table in ("store_slides", "store_decks", "store_master"):
                 self.conn.execute(f"DELETE FROM {table} WHERE source_key = %s", (source_key,))
-            owners = self._owners("store_slides", "slide_id", [s.slide_id for s in slides])
-            deck_ids = sorted({s.deck_id for s in slides} | {d.deck_id for d in decks})
-            for owner, held in self._owners("store_decks", "deck_id", deck_ids).items():
-                owners.setdefault(owner, []).extend(f"deck {deck_id}" for deck_id in held)
-            if owners:
-                raise SourceConflict(source_key, owners)
+            refuse_held_ids(source_key, slides, decks, self._owners, ("store_slides", "store_decks"))
             self._copy("store_slides", (*_SLIDE_FIELDS, "source_key"),
                        ((*_slide_values(s), source_key) for s in slides))
             self._copy("store_decks", (*_DECK_FIELDS, "source_key"), ((*_deck_values(d), source_key) for d in decks))

@@ -59,6 +59,22 @@ EXTRA_SLIDE_COLUMNS = ("notes", "smartart_text", "chart_text", "picture_text", "
 CONFLICT_EXAMPLES = 3
 
 
+Owners = Callable[[str, str, Sequence[str]], dict[str, list[str]]]
+"""``(table, id column, ids) -> {other source_key: the ids it holds}``: one store's lookup of who holds which ids."""
+
+
+def refuse_held_ids(source_key: str, slides: Sequence[Slide], decks: Sequence[Deck], owners_of: Owners,
+                    tables: tuple[str, str]) -> None:
+    """Raise ``SourceConflict`` when another source holds one of these slide or deck ids (every store's rule:
+    ids are never moved between sources silently). ``tables`` names the store's slide and deck tables."""
+    owners = owners_of(tables[0], "slide_id", [s.slide_id for s in slides])
+    deck_ids = sorted({s.deck_id for s in slides} | {d.deck_id for d in decks})
+    for owner, held in owners_of(tables[1], "deck_id", deck_ids).items():
+        owners.setdefault(owner, []).extend(f"deck {deck_id}" for deck_id in held)
+    if owners:
+        raise SourceConflict(source_key, owners)
+
+
 class SourceConflict(ValueError):
     """A source's slide or deck ids are already held by other sources; nothing of it was written."""
 
@@ -262,12 +278,7 @@ class Store:
         with self.db.atomic():
             for table in ("slides", "decks", "master"):
                 self.db.execute(f"DELETE FROM {table} WHERE source_key = ?", [source_key])
-            owners = self._owners("slides", "slide_id", [s.slide_id for s in slides])
-            deck_ids = sorted({s.deck_id for s in slides} | {d.deck_id for d in decks})
-            for owner, held in self._owners("decks", "deck_id", deck_ids).items():
-                owners.setdefault(owner, []).extend(f"deck {deck_id}" for deck_id in held)
-            if owners:
-                raise SourceConflict(source_key, owners)
+            refuse_held_ids(source_key, slides, decks, self._owners, ("slides", "decks"))
             self.db.table("slides").insert_all((_slide_row(s, source_key) for s in slides), batch_size=2_000)
             self.db.table("decks").insert_all(
                 ({**_deck_row(d), "source_key": source_key} for d in decks), batch_size=2_000
