@@ -33,8 +33,6 @@ from datetime import date
 from pathlib import Path
 from typing import Any, Protocol
 
-import sqlite_utils
-
 from core.settings import get_settings
 from slidesearch.model import Deck, Slide, VerifiedCaseStudy
 
@@ -165,6 +163,10 @@ class Store:
     def __init__(self, path: Path | None = None) -> None:
         self.path = Path(path) if path is not None else default_store_path()
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        # Imported here: sqlite-utils imports pandas whenever it is installed (the [scale] extra brings it), about
+        # 0.3 s that a search, which only reads the store's generation, should not pay.
+        import sqlite_utils
+
         self.db = sqlite_utils.Database(self.path)
         # WAL with NORMAL sync keeps each per-file transaction atomic and durable against crashes
         # of seek itself, without an fsync per insert batch (which made a 122k-slide ingest take minutes).

