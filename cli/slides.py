@@ -175,6 +175,12 @@ def ingest(
     thumbnails: Annotated[
         bool, typer.Option("--thumbnails", help="Then render thumbnails of the decks not rendered before.")
     ] = False,
+    ray: Annotated[str | None, typer.Option(
+        "--ray", metavar="ADDRESS",
+        help="Do the heavy work on the Ray cluster at ADDRESS: read the changed decks (their pictures' OCR "
+             "included) one retryable task each, embed what the index lacks, render thumbnails. The nodes must see "
+             "the deck files and SEEK_HOME (one machine or a shared file system).")] = None,
+    ray_timeout: Annotated[float, typer.Option(min=1, help="With --ray: seconds each Ray job may take.")] = 1800.0,
 ) -> None:
     """Ingest slides (pptx folders, JSONL, a master sheet or a named dataset), then rebuild the index.
 
@@ -198,21 +204,24 @@ def ingest(
         fail(str(exc))
     rebuild = next((flag for flag in (reindex, index_alias) if flag is not None), True)
     with store_writer_lock(on_wait=_say_waiting):  # held through the re-index, so the index matches this ingest
-        _ingest_locked(path, master, dataset, rule, rebuild, embedder, as_json, thumbnails)
+        _ingest_locked(path, master, dataset, rule, rebuild, embedder, as_json, thumbnails, ray, ray_timeout)
 
 
 def _ingest_locked(path: Path | None, master: Path | None, dataset: str | None, rule: str | None,
-                   rebuild: bool, embedder: str | None, as_json: bool, thumbnails: bool) -> None:
+                   rebuild: bool, embedder: str | None, as_json: bool, thumbnails: bool,
+                   ray: str | None = None, ray_timeout: float = 1800.0) -> None:
+    from core.ray_tasks import RayMapper
     from slidesearch.ingest import IngestError, IngestReport, ingest_dataset, ingest_master, ingest_path
     from slidesearch.stores import open_store, served_freshness
 
     store = open_store()
     reports: list[IngestReport] = []
+    mapper = RayMapper(ray, timeout_s=ray_timeout) if ray else None
     try:
         if dataset is not None:
             reports.append(ingest_dataset(dataset, store))
         if path is not None:
-            reports.append(ingest_path(path, store, universe=rule))
+            reports.append(ingest_path(path, store, universe=rule, read_decks=mapper))
         if master is not None:
             reports.append(ingest_master(master, store))
         has_slides = store.counts()["slides"] > 0
@@ -220,6 +229,9 @@ def _ingest_locked(path: Path | None, master: Path | None, dataset: str | None, 
         fail(str(exc))
     finally:
         store.close()
+        if mapper is not None:
+            mapper.close()
+            err_console.print(f"[dim]ray: {mapper.tasks} deck-reading tasks on {escape(mapper.address)}[/]")
     report = IngestReport.combine(reports)
     freshness = served_freshness()
     behind = has_slides and freshness.status != "fresh"  # e.g. a build killed after an earlier ingest
@@ -250,9 +262,10 @@ def _ingest_locked(path: Path | None, master: Path | None, dataset: str | None, 
         elif behind and not report.changed:
             err_console.print(f"[yellow]note:[/] rebuilding the index: {escape(freshness.message)}")
     if rebuild and (report.changed or behind):
-        _index(embedder, as_json=False, quiet=as_json)
+        options = RayOptions(address=ray, actors=2, batch=64, timeout_s=ray_timeout) if ray else None
+        _index(embedder, as_json=False, quiet=as_json, ray=options)
     if thumbnails:
-        render(workers=2, timeout=120.0, as_json=as_json)
+        render(workers=2, timeout=120.0, as_json=as_json, ray=ray, ray_timeout=ray_timeout)
     if report.failures:
         raise typer.Exit(1)
 

@@ -22,7 +22,7 @@ import json
 import os
 import re
 import zipfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
@@ -437,6 +437,47 @@ next ingest reads every deck again (an unchanged file is otherwise never reopene
 roles (a title or section-header layout), on top of notes, SmartArt, charts and picture text (#17, #20)."""
 
 
+def _deck_kind(file: Path) -> str | None:
+    """The kind of deck ``file`` is read as (pptx, pdf, ppt, ...), or None for any other file."""
+    name = file.name.lower()
+    if name.startswith("~$") or name.endswith(".pot"):
+        return None
+    kind = file.suffix.lower().lstrip(".")
+    if kind in ("ppt", "pps", "key", "odp") and soffice_path() is None:
+        return None
+    return kind if kind in DECK_KINDS or kind == "pps" else None
+
+
+def _read_changed_decks(files: Sequence[Path], store: Store, root: Path, universe: str | None,
+                        read_decks: DeckMapper) -> dict[Path, DeckRead]:
+    """The decks among ``files`` whose digest the store does not hold, read by ``read_decks`` (one task each)."""
+    tasks: list[DeckTask] = []
+    for file in files:
+        kind = _deck_kind(file)
+        if kind is not None and store.source_hash(str(file)) != _digest(file, kind, universe):
+            tasks.append((kind, file, root, universe))
+    return {task[1]: read for task, read in zip(tasks, read_decks(read_deck_task, tasks), strict=True)} if tasks else {}
+
+
+def _preread(preread: dict[Path, DeckRead], file: Path) -> tuple[Deck, list[Slide]]:
+    read = preread[file]
+    if isinstance(read, str):
+        raise IngestError(read)
+    return read
+
+
+def _digest(path: Path, kind: str, universe: str | None) -> str:
+    """What the store records of a source file: its sha256, the deck reader's version, a universe given for it.
+
+    A universe given for the file is part of what was ingested (the same bytes under another universe rule
+    are read again); so is a deck after the deck reader changed (``DECK_READER_VERSION``).
+    """
+    digest = file_sha256(path)
+    if kind in DECK_KINDS:
+        digest = f"{digest}|reader={DECK_READER_VERSION}"
+    return digest if universe is None else f"{digest}|universe={universe}"
+
+
 def _ingest_file(
     store: Store, key: str, kind: str, path: Path, report: IngestReport, reader: Callable[[], tuple[Any, ...]],
     universe: str | None = None, root: Path | None = None,
@@ -444,13 +485,7 @@ def _ingest_file(
     report.files_seen += 1
     root = root if root is not None else path.parent
     shown = _shown(path, root)
-    # A universe given for the file is part of what was ingested: the same bytes under another universe rule
-    # are read again; so is a deck after the deck reader changed (``DECK_READER_VERSION``).
-    digest = file_sha256(path)
-    if kind in DECK_KINDS:
-        digest = f"{digest}|reader={DECK_READER_VERSION}"
-    if universe is not None:
-        digest = f"{digest}|universe={universe}"
+    digest = _digest(path, kind, universe)
     if store.source_hash(key) == digest:
         report.files_unchanged += 1
         return
@@ -509,7 +544,28 @@ def _walk(path: Path, report: IngestReport) -> list[Path]:
     return sorted(files)
 
 
-def ingest_path(path: Path, store: Store, universe: str | None = None) -> IngestReport:
+DeckTask = tuple[str, Path, Path, str | None]
+"""(kind, deck file, the ingested root, universe): one deck's reading (OCR of its pictures included), run anywhere."""
+DeckRead = tuple[Deck, list[Slide]] | str
+"""A deck and its slides, or the message of the error that stopped its reading."""
+DeckMapper = Callable[[Callable[[DeckTask], DeckRead], list[DeckTask]], list[DeckRead]]
+
+
+def read_deck_task(task: DeckTask) -> DeckRead:
+    """Read one deck (``read_pptx`` or ``read_other_format``): what a Ray worker runs for ``ingest --ray``.
+
+    An error of the deck itself comes back as its message (retrying would fail again); the driver records it
+    as a failed file, as a local ingest does.
+    """
+    kind, file, root, universe = task
+    try:
+        return read_pptx(file, root, universe) if kind == "pptx" else read_other_format(file, root, universe, read_pptx)
+    except (IngestError, OSError, ValueError) as exc:
+        return str(exc)
+
+
+def ingest_path(path: Path, store: Store, universe: str | None = None,
+                read_decks: DeckMapper | None = None) -> IngestReport:
     """Ingest a deck (.pptx; .pdf, .ppt, .odp, .key), a slides JSONL file, or a folder tree of them (plus a master).
 
     Each file is its own all-or-nothing unit. Re-ingesting a folder also forgets the files
@@ -517,7 +573,9 @@ def ingest_path(path: Path, store: Store, universe: str | None = None) -> Ingest
     ``universe`` is every slide's universe; None takes each file's first folder under ``path``
     (a file directly in ``path`` gets 'Library'); ``universe_rule`` turns ``--universe-from`` into it.
     Files that are not slides, hidden files and links are listed in ``skipped``; slides that cannot
-    be read, and files whose slide ids another file holds, in ``failures``.
+    be read, and files whose slide ids another file holds, in ``failures``. With ``read_decks``
+    (``core.ray_tasks.RayMapper``: ``seek slides ingest --ray``) the decks that changed are read (and their
+    pictures OCRed) as one retryable task each, then written to the store here in the same order.
     """
     path = Path(path).absolute()
     report = IngestReport()
@@ -528,6 +586,7 @@ def ingest_path(path: Path, store: Store, universe: str | None = None) -> Ingest
     path = path.resolve()
     root = path if path.is_dir() else path.parent
     files = _walk(path, report) if path.is_dir() else [path]
+    preread = _read_changed_decks(files, store, root, universe, read_decks) if read_decks is not None else {}
     for file in files:
         name = file.name.lower()
         shown = _shown(file, root)
@@ -543,13 +602,14 @@ def ingest_path(path: Path, store: Store, universe: str | None = None) -> Ingest
         if name.endswith(".pptx"):
 
             def read_deck(file: Path = file) -> tuple[Any, ...]:
-                deck, slides = read_pptx(file, root, universe)
+                deck, slides = _preread(preread, file) if file in preread else read_pptx(file, root, universe)
                 return slides, [deck], [], []
 
             _ingest_file(store, str(file), "pptx", file, report, read_deck, universe, root)
         elif name.endswith((".pdf", ".ppt", ".pps", ".odp", ".key")):
             def read_other(file: Path = file) -> tuple[Any, ...]:
-                deck, slides = read_other_format(file, root, universe, read_pptx)
+                deck, slides = (_preread(preread, file) if file in preread
+                                else read_other_format(file, root, universe, read_pptx))
                 return slides, [deck], [], []
 
             _ingest_file(store, str(file), file.suffix.lower().lstrip("."), file, report, read_other, universe, root)

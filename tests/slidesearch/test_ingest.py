@@ -392,3 +392,28 @@ class TestLimitsAndSkips:
         ingest_path(tmp_path / "top", store)
         slide = next(iter(store.iter_slides()))
         assert (slide.folder, slide.universe) == ("/", "Library")
+
+
+class TestDecksReadElsewhere:
+    """``ingest_path(..., read_decks=mapper)`` (``seek slides ingest --ray``): the changed decks are read by the mapper."""
+
+    def test_a_mapped_read_writes_what_a_local_read_writes_and_sends_only_changed_decks(self, tmp_path):
+        make_deck(tmp_path / "decks" / "Sales" / "a.pptx")
+        make_deck(tmp_path / "decks" / "Sales" / "b.pptx", title_text="Churn prediction for a telecom")
+        (tmp_path / "decks" / "Sales" / "broken.pptx").write_bytes(b"PK\x03\x04 this is not a real zip")
+        sent: list[list] = []
+
+        def mapper(fn, items):
+            sent.append([item[1].name for item in items])
+            return [fn(item) for item in items]
+
+        local, mapped = Store(tmp_path / "local.db"), Store(tmp_path / "mapped.db")
+        expected = ingest_path(tmp_path / "decks", local)
+        got = ingest_path(tmp_path / "decks", mapped, read_decks=mapper)
+        assert sent == [["a.pptx", "b.pptx", "broken.pptx"]]
+        assert ([s.model_dump() for s in mapped.iter_slides()] == [s.model_dump() for s in local.iter_slides()]
+                and mapped.counts()["slides"] == 6)
+        assert got.failures == expected.failures and len(got.failures) == 1  # the corrupt deck, named the same way
+        make_deck(tmp_path / "decks" / "Sales" / "b.pptx", title_text="Churn prediction, second edition")
+        again = ingest_path(tmp_path / "decks", mapped, read_decks=mapper)
+        assert sent[-1] == ["b.pptx", "broken.pptx"] and again.files_unchanged == 1  # a.pptx is not read again

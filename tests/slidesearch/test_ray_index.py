@@ -165,3 +165,36 @@ def test_thumbnails_render_on_the_cluster_one_task_per_deck_and_once_per_deck_ha
     assert all(thumbs.thumbnail(str(path), n) for path in (pptx, pptx.with_suffix(".pdf")) for n in range(1, 5))
     again = ray_cluster.seek("slides", "render", "--ray", ray_cluster.address, "--json")
     assert _last_json(again.stdout)["decks_unchanged"] == 2 and "ray: 0 tasks" in again.stderr
+
+
+def test_ingest_reads_and_ocrs_the_changed_decks_on_the_cluster_as_a_local_ingest_does(ray_cluster, tmp_path,
+                                                                                        monkeypatch):
+    from system_tools import require_tool
+
+    from slidesearch.extract.convert import convert
+    from tests.visual_decks import write_visual_deck
+
+    for tool, package in (("soffice", "libreoffice-impress-nogui"), ("pdftoppm", "poppler-utils"),
+                          ("tesseract", "tesseract-ocr")):
+        require_tool(tool, package=package)
+    monkeypatch.setenv("SEEK_OCR", "on")
+    pptx = write_visual_deck(tmp_path / "decks" / "Sales" / "Visual.pptx")
+    convert(pptx, "pdf", pptx.parent)
+    monkeypatch.setenv("SEEK_HOME", str(tmp_path / "local"))
+    local = Store()
+    ingest_path(tmp_path / "decks", local)
+    expected = [s.model_dump() for s in local.iter_slides()]
+    local.close()
+
+    monkeypatch.setenv("SEEK_HOME", str(tmp_path / "ray"))
+    done = ray_cluster.seek("slides", "ingest", str(tmp_path / "decks"), "--ray", ray_cluster.address,
+                            "--no-reindex", "--json")
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert f"ray: 2 deck-reading tasks on {ray_cluster.address}" in done.stderr
+    remote = Store()
+    got = [s.model_dump() for s in remote.iter_slides()]
+    remote.close()
+    assert got == expected and any(s["picture_text"] for s in got)  # the pictures were OCRed on the cluster
+    again = ray_cluster.seek("slides", "ingest", str(tmp_path / "decks"), "--ray", ray_cluster.address,
+                             "--no-reindex", "--json")
+    assert "ray: 0 deck-reading tasks" in again.stderr and _last_json(again.stdout)["files_unchanged"] == 2
