@@ -9,6 +9,7 @@ only when a cluster is used.
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
@@ -64,7 +65,7 @@ def connect(address: str) -> Any:
     import ray
 
     seek_env = {name: value for name, value in os.environ.items() if name.startswith("SEEK_")}
-    ray.init(address=address, log_to_driver=False, logging_level="ERROR", configure_logging=True,
+    ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR, configure_logging=True,
              runtime_env={"env_vars": seek_env})
     context = ray.data.DataContext.get_current()
     context.enable_progress_bars = False
