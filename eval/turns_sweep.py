@@ -101,23 +101,15 @@ def assemble_report(chunks: Sequence[ChunkResult]) -> Any:
     ``wall_seconds`` is the chunks' summed playing time (not the elapsed time, which depends on how
     many ran at once); ``build_seconds`` the longest agent build.
     """
-    from tenturns.evaluate import MISS_TURN, TurnsReport, metric_summary, technical_score
+    from tenturns.evaluate import TurnsReport, headline_metrics
 
     if not chunks:
         raise ValueError("no chunks to assemble")
     ordered = sorted(chunks, key=lambda c: c.task.start)
     results = [r for c in ordered for r in c.per_session]
-    overall = metric_summary(results)
-    mttc = overall.mttc if overall.mttc is not None else float(MISS_TURN)
-    efficiency, score = technical_score(overall.hr10, overall.mrr, mttc)
-    grouped: dict[str, list[Any]] = {}
-    for result in results:
-        grouped.setdefault(result.scenario_type, []).append(result)
     first = ordered[0]
     return TurnsReport(
-        agent=first.agent, hr10=overall.hr10, mrr=overall.mrr, mttc=mttc, efficiency=round(efficiency, 6),
-        technical_score=score, per_scenario={name: metric_summary(grouped[name]) for name in sorted(grouped)},
-        per_session=results, prompt_tokens=sum(c.prompt_tokens for c in ordered),
+        agent=first.agent, **headline_metrics(results), per_session=results, prompt_tokens=sum(c.prompt_tokens for c in ordered),
         completion_tokens=sum(c.completion_tokens for c in ordered), n_sessions=len(results),
         wall_seconds=round(sum(c.wall_seconds for c in ordered), 3),
         build_seconds=max(c.build_seconds for c in ordered), catalog_path=first.task.catalog_path,

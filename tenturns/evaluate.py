@@ -130,6 +130,21 @@ def metric_summary(results: list[SessionResult]) -> ScenarioMetrics:
     return ScenarioMetrics(n_sessions=len(results), hr10=round(hit_rate, 6), mrr=round(mrr, 6), mttc=round(mttc, 6))
 
 
+def headline_metrics(results: list[SessionResult]) -> dict[str, Any]:
+    """A report's metric fields from its sessions: hr10, mrr, mttc, efficiency, technical_score, per_scenario.
+
+    One place for the arithmetic, so a set played in chunks (``eval.turns_sweep``) scores as one run does.
+    """
+    overall = metric_summary(results)
+    mttc = overall.mttc if overall.mttc is not None else float(MISS_TURN)
+    efficiency, score = technical_score(overall.hr10, overall.mrr, mttc)
+    grouped: dict[str, list[SessionResult]] = {}
+    for result in results:
+        grouped.setdefault(result.scenario_type, []).append(result)
+    return {"hr10": overall.hr10, "mrr": overall.mrr, "mttc": mttc, "efficiency": round(efficiency, 6),
+            "technical_score": score, "per_scenario": {name: metric_summary(grouped[name]) for name in sorted(grouped)}}
+
+
 def technical_score(hr10: float, mrr: float, mttc: float) -> tuple[float, float]:
     """(efficiency, TechnicalScore) from the rounded metrics; the score is rounded, efficiency is not."""
     efficiency = max(0.0, min(1.0, (11.0 - float(mttc)) / 10.0))
@@ -262,16 +277,8 @@ def evaluate_agent(
         if trace_path is not None:
             _write_trace(trace_path, session, shopper, result, turns)
 
-    overall = metric_summary(results)
-    mttc = overall.mttc if overall.mttc is not None else float(MISS_TURN)
-    efficiency, score = technical_score(overall.hr10, overall.mrr, mttc)
-    grouped: dict[str, list[SessionResult]] = {}
-    for result in results:
-        grouped.setdefault(result.scenario_type, []).append(result)
     return TurnsReport(
-        agent=agent_name, hr10=overall.hr10, mrr=overall.mrr, mttc=mttc, efficiency=round(efficiency, 6),
-        technical_score=score, per_scenario={name: metric_summary(grouped[name]) for name in sorted(grouped)},
-        per_session=results, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
+        agent=agent_name, **headline_metrics(results), per_session=results, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
         n_sessions=len(results), wall_seconds=round(time.perf_counter() - started, 3),
         build_seconds=round(build_seconds, 3), catalog_path=str(catalog.path), catalog_sha256=catalog.sha256,
         catalog_skipped=len(catalog.errors), catalog_errors=list(catalog.errors), sessions_path=sessions_path, sessions_sha256=sessions_sha,
