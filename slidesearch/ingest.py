@@ -437,15 +437,21 @@ next ingest reads every deck again (an unchanged file is otherwise never reopene
 roles (a title or section-header layout), on top of notes, SmartArt, charts and picture text (#17, #20)."""
 
 
-def _deck_kind(file: Path) -> str | None:
-    """The kind of deck ``file`` is read as (pptx, pdf, ppt, ...), or None for any other file."""
+def _refusal(file: Path) -> tuple[bool, str] | None:
+    """Why a deck-like ``file`` is not read, as (counts as a failed file, the reason); None when it can be read."""
     name = file.name.lower()
-    if name.startswith("~$") or name.endswith(".pot"):
-        return None
+    if name.startswith("~$"):
+        return False, "an Office lock file (the deck is open in PowerPoint)"
+    if name.endswith(".pot") or (name.endswith((".ppt", ".pps", ".key", ".odp")) and soffice_path() is None):
+        return True, (f"a {file.suffix} presentation, not a .pptx: save it as .pptx (PowerPoint or LibreOffice) and "
+                      f"ingest again, or let seek convert it: {INSTALL_HINT}")
+    return None
+
+
+def _deck_kind(file: Path) -> str | None:
+    """The kind of deck ``file`` is read as (pptx, pdf, ppt, pps, odp, key), or None for any other file or a refused one."""
     kind = file.suffix.lower().lstrip(".")
-    if kind in ("ppt", "pps", "key", "odp") and soffice_path() is None:
-        return None
-    return kind if kind in DECK_KINDS or kind == "pps" else None
+    return kind if (kind in DECK_KINDS or kind == "pps") and _refusal(file) is None else None
 
 
 def _read_changed_decks(files: Sequence[Path], store: Store, root: Path, universe: str | None,
@@ -590,29 +596,30 @@ def ingest_path(path: Path, store: Store, universe: str | None = None,
     for file in files:
         name = file.name.lower()
         shown = _shown(file, root)
-        if name.startswith("~$"):
-            report.skipped.append(IngestFailure(path=shown, error="an Office lock file (the deck is open in PowerPoint)"))
+        refusal = _refusal(file)
+        if refusal is not None:
+            failed, reason = refusal
+            if failed:
+                report.files_seen += 1
+                report.failures.append(IngestFailure(path=shown, error=reason))
+            else:
+                report.skipped.append(IngestFailure(path=shown, error=reason))
             continue
-        if name.endswith(".pot") or (name.endswith((".ppt", ".pps", ".key", ".odp")) and soffice_path() is None):
-            report.files_seen += 1
-            report.failures.append(IngestFailure(path=shown, error=f"a {file.suffix} presentation, not a .pptx: "
-                                                 "save it as .pptx (PowerPoint or LibreOffice) and ingest again, "
-                                                 f"or let seek convert it: {INSTALL_HINT}"))
-            continue
-        if name.endswith(".pptx"):
+        kind = _deck_kind(file)
+        if kind == "pptx":
 
             def read_deck(file: Path = file) -> tuple[Any, ...]:
                 deck, slides = _preread(preread, file) if file in preread else read_pptx(file, root, universe)
                 return slides, [deck], [], []
 
             _ingest_file(store, str(file), "pptx", file, report, read_deck, universe, root)
-        elif name.endswith((".pdf", ".ppt", ".pps", ".odp", ".key")):
+        elif kind is not None:
             def read_other(file: Path = file) -> tuple[Any, ...]:
                 deck, slides = (_preread(preread, file) if file in preread
                                 else read_other_format(file, root, universe, read_pptx))
                 return slides, [deck], [], []
 
-            _ingest_file(store, str(file), file.suffix.lower().lstrip("."), file, report, read_other, universe, root)
+            _ingest_file(store, str(file), kind, file, report, read_other, universe, root)
         elif name in MASTER_NAMES and path.is_dir():
             _ingest_master(store, file, report, root)
         elif name.endswith(".jsonl") and name not in NON_SLIDE_JSONL:

@@ -417,3 +417,25 @@ class TestDecksReadElsewhere:
         make_deck(tmp_path / "decks" / "Sales" / "b.pptx", title_text="Churn prediction, second edition")
         again = ingest_path(tmp_path / "decks", mapped, read_decks=mapper)
         assert sent[-1] == ["b.pptx", "broken.pptx"] and again.files_unchanged == 1  # a.pptx is not read again
+
+
+class TestRefusedFiles:
+    def test_a_lock_file_is_skipped_and_a_template_or_unconvertible_deck_fails_and_none_is_read(self, tmp_path,
+                                                                                                 monkeypatch):
+        import slidesearch.ingest as ingest
+
+        monkeypatch.setattr(ingest, "soffice_path", lambda: None)  # no LibreOffice: a .ppt cannot be converted
+        make_deck(tmp_path / "decks" / "a.pptx")
+        for name in ("~$a.pptx", "template.pot", "old.ppt"):
+            (tmp_path / "decks" / name).write_bytes(b"not read")
+        sent: list[str] = []
+
+        def mapper(fn, items):
+            sent.extend(item[1].name for item in items)
+            return [fn(item) for item in items]
+
+        report = ingest_path(tmp_path / "decks", Store(tmp_path / "library.db"), read_decks=mapper)
+        assert sent == ["a.pptx"] and report.files_ingested == 1
+        assert [(f.path, "lock file" in f.error) for f in report.skipped] == [("~$a.pptx", True)]
+        assert sorted(f.path for f in report.failures) == ["old.ppt", "template.pot"]
+        assert all("not a .pptx" in f.error for f in report.failures)
