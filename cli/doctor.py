@@ -8,6 +8,7 @@ import os
 import platform
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import typer
@@ -114,25 +115,27 @@ def _index_report() -> dict[str, object]:
 
     url = get_settings().postgres_url
     if url is not None:
+        where, slides = store_location(url), None
         try:
             freshness = served_freshness()
         except Exception as exc:  # noqa: BLE001 - doctor reports an unreachable database, it does not crash on it
-            return {"path": store_location(url), "slides": None, "freshness": "unreachable", "message": str(exc),
+            return {"path": where, "slides": None, "freshness": "unreachable", "message": str(exc),
                     "index_generation": None, "store_generation": None}
-        return {"path": store_location(url), "slides": None, "freshness": freshness.status,
-                "message": freshness.message, "index_generation": freshness.index_generation,
-                "store_generation": freshness.store_generation}
-    path = default_index_path()
-    freshness = served_freshness(path)
-    live = live_index_dir(path)
-    slides = None
-    if live is not None:
-        try:
-            slides = json.loads((live / "meta.json").read_text()).get("n_slides")
-        except (OSError, ValueError, AttributeError):
-            slides = None
-    return {"path": str(path), "slides": slides, "freshness": freshness.status, "message": freshness.message,
+    else:
+        path = default_index_path()
+        where, slides, freshness = str(path), _slides_in(live_index_dir(path)), served_freshness(path)
+    return {"path": where, "slides": slides, "freshness": freshness.status, "message": freshness.message,
             "index_generation": freshness.index_generation, "store_generation": freshness.store_generation}
+
+
+def _slides_in(index: Path | None) -> int | None:
+    """How many slides the index directory ``index`` says it holds (None without a readable one)."""
+    if index is None:
+        return None
+    try:
+        return json.loads((index / "meta.json").read_text()).get("n_slides")
+    except (OSError, ValueError, AttributeError):
+        return None
 
 
 def _yes(flag: object) -> str:
