@@ -9,7 +9,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from cli.console import console, err_console, fail, print_json
+from cli.console import console, fail, print_json, ray_mapper
 from eval.product import ANSWERED, PRODUCT_HEADLINE, by_kind_table, target_checks
 
 app = typer.Typer(no_args_is_help=True)
@@ -49,17 +49,15 @@ def run(
         configs = load_sweep(config) if config else [EvalConfig()]
     except (FileNotFoundError, ValueError) as exc:
         fail(str(exc))
-    remote: dict[str, Any] = {}
-    mapper = None
-    if ray:
-        from core.ray_tasks import RayMapper
-        from eval.ray_runs import ray_slides_runner
-        from eval.turns_sweep import ChunkedPlayer
-
-        mapper = RayMapper(ray, timeout_s=ray_timeout)
-        remote = {"slides_run": ray_slides_runner(mapper, ray_chunk), "turns_play": ChunkedPlayer(mapper, ray_chunk)}
     records = []
-    try:
+    with ray_mapper(ray, ray_timeout) as mapper:
+        remote: dict[str, Any] = {}
+        if mapper is not None:
+            from eval.ray_runs import ray_slides_runner
+            from eval.turns_sweep import ChunkedPlayer
+
+            remote = {"slides_run": ray_slides_runner(mapper, ray_chunk),
+                      "turns_play": ChunkedPlayer(mapper, ray_chunk)}
         for cfg in configs:
             try:
                 record = run_suite(suite, cfg, _split(datasets), log=log,
@@ -74,10 +72,6 @@ def run(
                     console.print(f"[dim]logged:[/] {escape(line.strip())}")
             if not as_json:
                 _print_run(record, runs_dir() / record.run_id)
-    finally:
-        if mapper is not None:
-            mapper.close()
-            err_console.print(f"[dim]ray: {mapper.tasks} tasks on {escape(mapper.address)}[/]")
     if as_json:
         print_json([r.model_dump(mode="json", exclude={"datasets": {"__all__": {"items"}}}) for r in records]
                    if len(records) > 1 else records[0].model_dump(mode="json", exclude={"datasets": {"__all__": {"items"}}}))

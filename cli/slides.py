@@ -22,7 +22,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from cli.console import console, err_console, fail, print_json
+from cli.console import console, err_console, fail, print_json, ray_mapper
 
 app = typer.Typer(no_args_is_help=True)
 
@@ -210,28 +210,24 @@ def ingest(
 def _ingest_locked(path: Path | None, master: Path | None, dataset: str | None, rule: str | None,
                    rebuild: bool, embedder: str | None, as_json: bool, thumbnails: bool,
                    ray: str | None = None, ray_timeout: float = 1800.0) -> None:
-    from core.ray_tasks import RayMapper
     from slidesearch.ingest import IngestError, IngestReport, ingest_dataset, ingest_master, ingest_path
     from slidesearch.stores import open_store, served_freshness
 
     store = open_store()
     reports: list[IngestReport] = []
-    mapper = RayMapper(ray, timeout_s=ray_timeout) if ray else None
-    try:
-        if dataset is not None:
-            reports.append(ingest_dataset(dataset, store))
-        if path is not None:
-            reports.append(ingest_path(path, store, universe=rule, read_decks=mapper))
-        if master is not None:
-            reports.append(ingest_master(master, store))
-        has_slides = store.counts()["slides"] > 0
-    except IngestError as exc:
-        fail(str(exc))
-    finally:
-        store.close()
-        if mapper is not None:
-            mapper.close()
-            err_console.print(f"[dim]ray: {mapper.tasks} deck-reading tasks on {escape(mapper.address)}[/]")
+    with ray_mapper(ray, ray_timeout, "deck-reading tasks") as mapper:
+        try:
+            if dataset is not None:
+                reports.append(ingest_dataset(dataset, store))
+            if path is not None:
+                reports.append(ingest_path(path, store, universe=rule, read_decks=mapper))
+            if master is not None:
+                reports.append(ingest_master(master, store))
+            has_slides = store.counts()["slides"] > 0
+        except IngestError as exc:
+            fail(str(exc))
+        finally:
+            store.close()
     report = IngestReport.combine(reports)
     freshness = served_freshness()
     behind = has_slides and freshness.status != "fresh"  # e.g. a build killed after an earlier ingest
@@ -380,7 +376,6 @@ def render(
     ray_timeout: Annotated[float, typer.Option(min=1, help="With --ray: seconds the Ray job may take.")] = 1800.0,
 ) -> None:
     """Make slide thumbnails for every ingested deck not rendered before (LibreOffice + poppler-utils)."""
-    from core.ray_tasks import RayMapper
     from slidesearch.store import Store
     from slidesearch.thumbnails import ThumbnailStore, library_deck_paths, render_decks, rendering_available
 
@@ -392,15 +387,9 @@ def render(
         paths = library_deck_paths(store)
     finally:
         store.close()
-    mapper = RayMapper(ray, timeout_s=ray_timeout) if ray else None
-    try:
-        with _progress_bars(not as_json) as progress:
-            report = render_decks(paths, ThumbnailStore(), workers=workers, timeout=timeout, progress=progress,
-                                  mapper=mapper)
-    finally:
-        if mapper is not None:
-            mapper.close()
-            err_console.print(f"[dim]ray: {mapper.tasks} tasks on {escape(mapper.address)}[/]")
+    with ray_mapper(ray, ray_timeout) as mapper, _progress_bars(not as_json) as progress:
+        report = render_decks(paths, ThumbnailStore(), workers=workers, timeout=timeout, progress=progress,
+                              mapper=mapper)
     if as_json:
         print_json(report.model_dump())
         return

@@ -9,7 +9,7 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from cli.console import console, err_console, fail, print_json
+from cli.console import console, fail, print_json, ray_mapper
 
 #: Bad catalog rows named in the human report; --json lists every one.
 CATALOG_ERRORS_SHOWN = 10
@@ -144,20 +144,12 @@ def sweep_command(
         grid.configs()  # validates every combination before any work starts
     except (FileNotFoundError, ValueError) as exc:
         fail(str(exc))
-    mapper = None
-    if ray:
-        from core.ray_tasks import RayMapper
-
-        mapper = RayMapper(ray, timeout_s=ray_timeout)
     started = time.perf_counter()
-    try:
-        rows = run_sweep(grid, infos, mapper or local_map, chunk)
-    except ValueError as exc:
-        fail(str(exc))
-    finally:
-        if mapper is not None:
-            mapper.close()
-            err_console.print(f"ray: {mapper.tasks} tasks on {mapper.address}", markup=False)
+    with ray_mapper(ray, ray_timeout) as mapper:
+        try:
+            rows = run_sweep(grid, infos, mapper or local_map, chunk)
+        except ValueError as exc:
+            fail(str(exc))
     seconds = time.perf_counter() - started
     folder = out or runs_dir() / f"sweep-{new_run_id(runs_dir())}"
     folder.mkdir(parents=True, exist_ok=True)
