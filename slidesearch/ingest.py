@@ -455,14 +455,15 @@ def _deck_kind(file: Path) -> str | None:
 
 
 def _read_changed_decks(files: Sequence[Path], store: Store, root: Path, universe: str | None,
-                        read_decks: DeckMapper) -> dict[Path, DeckRead]:
-    """The decks among ``files`` whose digest the store does not hold, read by ``read_decks`` (one task each)."""
-    tasks: list[DeckTask] = []
-    for file in files:
-        kind = _deck_kind(file)
-        if kind is not None and store.source_hash(str(file)) != _digest(file, kind, universe):
-            tasks.append((kind, file, root, universe))
-    return {task[1]: read for task, read in zip(tasks, read_decks(read_deck_task, tasks), strict=True)} if tasks else {}
+                        read_decks: DeckMapper) -> tuple[dict[Path, str], dict[Path, DeckRead]]:
+    """Every deck's digest, and the decks among ``files`` whose digest the store does not hold, read by
+    ``read_decks`` (one task each). The digests go on to ``_ingest_file``, so no deck is hashed twice."""
+    kinds = {file: kind for file in files if (kind := _deck_kind(file)) is not None}
+    digests = {file: _digest(file, kind, universe) for file, kind in kinds.items()}
+    tasks: list[DeckTask] = [(kinds[file], file, root, universe) for file, digest in digests.items()
+                             if store.source_hash(str(file)) != digest]
+    reads = read_decks(read_deck_task, tasks) if tasks else []
+    return digests, {task[1]: read for task, read in zip(tasks, reads, strict=True)}
 
 
 def _preread(preread: dict[Path, DeckRead], file: Path) -> tuple[Deck, list[Slide]]:
@@ -486,12 +487,12 @@ def _digest(path: Path, kind: str, universe: str | None) -> str:
 
 def _ingest_file(
     store: Store, key: str, kind: str, path: Path, report: IngestReport, reader: Callable[[], tuple[Any, ...]],
-    universe: str | None = None, root: Path | None = None,
+    universe: str | None = None, root: Path | None = None, digest: str | None = None,
 ) -> None:
     report.files_seen += 1
     root = root if root is not None else path.parent
     shown = _shown(path, root)
-    digest = _digest(path, kind, universe)
+    digest = digest if digest is not None else _digest(path, kind, universe)
     if store.source_hash(key) == digest:
         report.files_unchanged += 1
         return
@@ -592,7 +593,8 @@ def ingest_path(path: Path, store: Store, universe: str | None = None,
     path = path.resolve()
     root = path if path.is_dir() else path.parent
     files = _walk(path, report) if path.is_dir() else [path]
-    preread = _read_changed_decks(files, store, root, universe, read_decks) if read_decks is not None else {}
+    digests, preread = (_read_changed_decks(files, store, root, universe, read_decks) if read_decks is not None
+                        else ({}, {}))
     for file in files:
         name = file.name.lower()
         shown = _shown(file, root)
@@ -612,14 +614,14 @@ def ingest_path(path: Path, store: Store, universe: str | None = None,
                 deck, slides = _preread(preread, file) if file in preread else read_pptx(file, root, universe)
                 return slides, [deck], [], []
 
-            _ingest_file(store, str(file), "pptx", file, report, read_deck, universe, root)
+            _ingest_file(store, str(file), "pptx", file, report, read_deck, universe, root, digests.get(file))
         elif kind is not None:
             def read_other(file: Path = file) -> tuple[Any, ...]:
                 deck, slides = (_preread(preread, file) if file in preread
                                 else read_other_format(file, root, universe, read_pptx))
                 return slides, [deck], [], []
 
-            _ingest_file(store, str(file), kind, file, report, read_other, universe, root)
+            _ingest_file(store, str(file), kind, file, report, read_other, universe, root, digests.get(file))
         elif name in MASTER_NAMES and path.is_dir():
             _ingest_master(store, file, report, root)
         elif name.endswith(".jsonl") and name not in NON_SLIDE_JSONL:
