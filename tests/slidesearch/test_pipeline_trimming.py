@@ -185,6 +185,29 @@ class TestGroupSections:
         assert [c.row for c in out.grouped["Other"]] == [r[0]]
         assert out.notes
 
+    def test_a_section_holding_one_of_the_best_cards_gets_a_heading(self, small_view, r):
+        cands = (Candidate(row=r[3], section="Case Studies", score=0.8),
+                 Candidate(row=r[4], section="Capabilities & Overview", score=0.95),
+                 Candidate(row=r[5], section="Team & Credentials", score=0.5))
+        state = _state(("q",), sections=SectionChoice(answer=("Case Studies",)), floored=cands)
+        opened = GroupSections(small_view.section_table, small_view.canonical_decks, 2, open_rank=2).run(state)
+        assert {s: [c.row for c in cards] for s, cards in opened.grouped.items()} == {
+            "Case Studies": [r[3]], "Capabilities & Overview": [r[4]]}  # Team's card is not among the best 2
+        off = GroupSections(small_view.section_table, small_view.canonical_decks, 2).run(state)
+        assert list(off.grouped) == ["Case Studies"]
+
+    def test_a_carved_out_section_is_never_opened(self, small_view, r):
+        cands = (Candidate(row=r[3], section="Case Studies", score=0.8),
+                 Candidate(row=r[4], section="Team & Credentials", score=0.95))
+        state = _state(("q",), sections=SectionChoice(answer=("Case Studies",)), floored=cands,
+                       excluded=frozenset({"Team & Credentials"}))
+        out = GroupSections(small_view.section_table, small_view.canonical_decks, 2, open_rank=5).run(state)
+        assert list(out.grouped) == ["Case Studies"]
+
+    def test_a_negative_heading_rank_is_refused(self, small_view):
+        with pytest.raises(ValueError, match="heading rank"):
+            GroupSections(small_view.section_table, small_view.canonical_decks, 2, open_rank=-1)
+
     def _grouped_then_slotted(self, view, r, angles, answer_sections, cands, named):
         """13 then 14b, with 13's groups handed to 14b as they are (no verified blend, gate or caps between)."""
         cands = tuple(c.evolve(row=r[c.row]) for c in cands)

@@ -31,19 +31,36 @@ class GroupSections:
     """
 
     name = "13 group sections"
-    reads: ClassVar[frozenset[str]] = frozenset({"floored", "sections", "entity_rows", "angles"})
+    reads: ClassVar[frozenset[str]] = frozenset({"floored", "sections", "entity_rows", "angles", "excluded"})
     writes: ClassVar[frozenset[str]] = frozenset({"grouped", "group_notes"})
     output: ClassVar[str | None] = "grouped"
 
-    def __init__(self, table: SectionTable, canonical_decks: Sequence[str], deck_cap: int) -> None:
+    def __init__(self, table: SectionTable, canonical_decks: Sequence[str], deck_cap: int, open_rank: int = 0) -> None:
         if deck_cap < 1:
             raise ValueError(f"the per-section deck cap must be at least 1, got {deck_cap}")
+        if open_rank < 0:
+            raise ValueError(f"the heading rank must be 0 (off) or more, got {open_rank}")
         self.table, self.canonical_decks, self.deck_cap = table, canonical_decks, deck_cap
+        self.open_rank = open_rank
+
+    def _opened(self, state: SearchState, candidates: Cards, headed: list[str]) -> set[str]:
+        """Sections not headed by 04 that hold one of the ``open_rank`` best candidates (never a carved-out one).
+
+        The classifier reads the brief, not the slides: "content marketing strategy frameworks" heads
+        Approach & Methodology only, and the best framework slides, filed under Capabilities & Overview
+        or Data & Analytics, were dropped here although they outscored every headed card.
+        """
+        if not self.open_rank:
+            return set()
+        best = sorted(candidates, key=lambda c: -c.score)[: self.open_rank]
+        return {c.section for c in best if c.section not in headed and c.section not in state.excluded}
 
     def run(self, state: SearchState) -> SearchState:
         candidates = state.floored
         names = self.table.names
         headed = [s for s in names if s in state.sections.answer] or list(names)
+        opened = self._opened(state, candidates, headed)
+        headed = [s for s in names if s in headed or s in opened]
         notes: tuple[str, ...] = ()
         named = any(c.row in state.entity_rows for c in candidates)
         if candidates and not named and not any(c.section in headed for c in candidates):
