@@ -7,7 +7,8 @@ own global order). The figures:
 
 - ``product_ndcg@10``: DCG@10 of the shown cards over the DCG of the **deck-capped ideal**: the
   judged grades sorted best first, taking at most ``cap`` slides from one deck (the engine's
-  global deck cap, 2 by default), so a perfect answer that obeys the product's own rule scores 1.
+  global deck cap, 2 by default), so a perfect answer that obeys the product's own rule scores 1; a
+  deck's cards past the cap (the guaranteed slot may add one) and repeats gain 0, so none scores above 1.
   Gain is 2^g - 1 (``exponential``, the TREC form ``eval.metrics`` uses) or g (``linear``); the
   dataset says which. Undefined (left out) for a brief with no relevant slide.
 - ``precision``: shown cards with grade >= 1 over the shown cards that are judged. With a judged
@@ -37,7 +38,8 @@ NDCG_DEPTH = 10
 IDEAL_DECK_CAP = 2
 """The product's rule, one deck at most twice (``SearchConfig.global_deck_cap``'s default, the seed's 2).
 Fixed here rather than read from the run's config: a candidate that changes its cap must not move the ruler."""
-MEASURE = f"product v1: cards by score, nDCG@10 vs deck-capped ideal (cap {IDEAL_DECK_CAP}), unjudged kept apart"
+MEASURE = (f"product v2: cards by score, nDCG@10 vs deck-capped ideal (cap {IDEAL_DECK_CAP}; a deck's cards past it "
+           "and repeats gain 0), unjudged kept apart")
 """Recorded with a dataset's source hashes, so a run scored this way is never paired with one scored otherwise."""
 REFERENCES = ("minilm", "retrieve")
 ANSWERED, PRECISION, SHOWN = "product_ndcg@10", "precision", "cards_shown"
@@ -88,18 +90,45 @@ def ndcg_against(
     ranked: Sequence[str], grades: Mapping[str, float], ideal: Sequence[float], form: GainForm, k: int = NDCG_DEPTH,
 ) -> float:
     """nDCG@k of ``ranked`` against the ideal grades ``ideal`` (best first; an id without a grade gains 0)."""
+    return _ndcg([grades.get(doc, 0.0) for doc in ranked], ideal, form, k)
+
+
+def _ndcg(grades_in_rank_order: Sequence[float], ideal: Sequence[float], form: GainForm, k: int) -> float:
     best = dcg(ideal, form, k)
     if best == 0:
         raise ValueError("nDCG is undefined for a brief with no relevant slide")
-    return dcg([grades.get(doc, 0.0) for doc in ranked], form, k) / best
+    return dcg(grades_in_rank_order, form, k) / best
+
+
+def within_cap_grades(
+    ranked: Sequence[str], grades: Mapping[str, float], deck_of: Mapping[str, str], cap: int,
+) -> list[float]:
+    """Each ranked id's grade, or 0 for a repeat of an id already ranked and for a deck's slides past its ``cap``-th.
+
+    The deck-capped ideal holds at most ``cap`` slides of a deck, so a slide past them (the guaranteed
+    slot of 14b may splice in a third) or a slide counted twice (a verified row beside the slide it
+    stands for) gains nothing: otherwise an answer could score above the ideal (product v1 gave 1.13
+    and 1.57 on three briefs), a figure that ranks nothing.
+    """
+    seen: set[str] = set()
+    per_deck: dict[str, int] = {}
+    out = []
+    for doc in ranked:
+        deck = deck_of.get(doc)
+        repeat = doc in seen
+        seen.add(doc)
+        if deck is not None:
+            per_deck[deck] = per_deck.get(deck, 0) + 1
+        out.append(0.0 if repeat or (deck is not None and per_deck[deck] > cap) else grades.get(doc, 0.0))
+    return out
 
 
 def capped_ndcg(
     ranked: Sequence[str], grades: Mapping[str, float], deck_of: Mapping[str, str], cap: int,
     form: GainForm, k: int = NDCG_DEPTH,
 ) -> float:
-    """nDCG@k of ``ranked`` against the deck-capped ideal."""
-    return ndcg_against(ranked, grades, deck_capped_ideal(grades, deck_of, cap), form, k)
+    """nDCG@k of ``ranked`` against the deck-capped ideal, a deck's slides past its ``cap``-th gaining 0."""
+    return _ndcg(within_cap_grades(ranked, grades, deck_of, cap), deck_capped_ideal(grades, deck_of, cap), form, k)
 
 
 def _unjudged_key(judged: Collection[str] | None) -> str:

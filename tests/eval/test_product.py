@@ -64,6 +64,11 @@ class TestCappedNdcg:
         with pytest.raises(ValueError, match="undefined"):
             capped_ndcg(["a1"], {"a1": 0.0}, DECKS, 2, "exponential")
 
+    def test_a_decks_slides_past_the_cap_and_repeats_gain_nothing(self):
+        # a3 is deck A's third slide and a1 comes back: neither can lift the answer above the ideal.
+        assert capped_ndcg(["a1", "a2", "a3", "a1", "b1", "b2"], GRADES, DECKS, 2, "exponential") < 1.0
+        assert capped_ndcg(["a1", "a2", "b1", "b2", "a3", "a1"], GRADES, DECKS, 2, "exponential") == pytest.approx(1.0)
+
     def test_dcg_cuts_at_k(self):
         assert dcg([1.0] * 12, "linear", k=1) == 1.0
 
