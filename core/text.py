@@ -126,6 +126,27 @@ def is_question(text: str) -> bool:
     return bool(first) and first[0] in QUESTION_OPENERS
 
 
+FACT_OPENERS = frozenset(["what", "which", "who", "whom", "whose", "when", "where"])
+"""Wh-words that ask for one fact (a thing, a person, a time, a place); "how many" / "how much" do too."""
+_HOW_MUCH = frozenset(["many", "much"])
+
+
+def asks_for_a_fact(text: str) -> bool:
+    """True for a factoid question ("what share of ...?", "who is Amara Novak", "how many stores").
+
+    Narrower than ``is_question``: without a question mark, a brief opening "why", "how" (but not
+    "how many" / "how much") or an auxiliary ("is solar power worth the investment") asks for an
+    explanation or a view on a topic, the way a topical brief does, not for a fact stated in its words.
+    """
+    stripped = text.strip()
+    if stripped.endswith("?"):
+        return True
+    first = _TOKEN.findall(stripped.lower()[:40])
+    if not first:
+        return False
+    return first[0] in FACT_OPENERS or (first[0] == "how" and len(first) > 1 and first[1] in _HOW_MUCH)
+
+
 FOREIGN_SHARE = 0.5
 """A text more than this share of whose letters are not Latin is one an English sentence encoder cannot read."""
 

@@ -63,9 +63,13 @@ class SearchConfig(BaseModel):
     brief_dense_share: float | None = Field(
         default=0.9, ge=0.0, le=1.0,
         description="Blend: the dense voter's share of the two weights for an angle that is a topical brief rather "
-        "than a question (``core.text.is_question``); None: every angle uses dense_weight / bm25_weight. 0.9 by "
-        "measurement on realdecks-tune and the topical briefs (a brief's words are the asker's, not the slide's; "
-        "BM25's min-max best is then a chance match, paraphrased briefs 0.05 nDCG@10).",
+        "than a factoid question (``core.text.asks_for_a_fact``: a question mark, or an opening what / which / who / "
+        "when / where / how many / how much; \"why ...\", \"how ...\" and yes/no openers without one are briefs); "
+        "None: every angle uses dense_weight / bm25_weight. 0.9 by measurement on realdecks-tune and the topical "
+        "briefs (a brief's words are the asker's, not the slide's; BM25's min-max best is then a chance match, "
+        "paraphrased briefs 0.05 nDCG@10). Reading \"why\" / \"how\" briefs as briefs: topical +0.030, topical "
+        "cards +0.032, realdecks-tune +0.016; every question mark as the only sign lost the person lookups "
+        "(\"who is Amara Novak\") on the generated set.",
     )
     brief_max_words: int = Field(
         default=8, ge=1,

@@ -6,6 +6,7 @@ from core.text import (
     ENGLISH_STOPWORDS,
     GENERIC_BUSINESS_TERMS,
     foreign_share,
+    asks_for_a_fact,
     is_question,
     ngrams,
     normalise,
@@ -92,6 +93,20 @@ class TestIsQuestion:
     @pytest.mark.parametrize("text", ["customer analytics case study", "our methodology", "pricing; team slide"])
     def test_topical_briefs(self, text):
         assert not is_question(text)
+
+
+class TestAsksForAFact:
+    @pytest.mark.parametrize("text", ["What share of revenue comes from EMEA?", "who is Amara Novak",
+                                      "how many stores opened in 2019", "How much did ads cost", "Is churn falling?",
+                                      "which regions grew"])
+    def test_factoid_questions(self, text):
+        assert asks_for_a_fact(text)
+
+    @pytest.mark.parametrize("text", ["why junior engineers are quitting the electricity producer",
+                                      "how smartphone adoption is changing online shopping",
+                                      "is solar power worth the investment", "customer analytics case study", "", "how"])
+    def test_questions_about_a_topic_and_briefs(self, text):
+        assert not asks_for_a_fact(text)
 
 
 class TestUnsegmentedAndForeignText:

@@ -130,6 +130,11 @@ class TestPrimaryPass:
         assert as_question[0] == pytest.approx(as_question[1])
         assert fusion.weights(False) == pytest.approx((0.9, 0.1)) and fusion.weights(True) == (0.5, 0.5)
 
+    def test_a_question_about_a_topic_is_a_brief_and_a_factoid_question_is_not(self):
+        fusion = Fusion.from_config(SearchConfig(brief_dense_share=0.9))
+        assert not fusion.plain_blend("why junior engineers are quitting")
+        assert fusion.plain_blend("who is Amara Novak") and fusion.plain_blend("why are engineers quitting?")
+
     def test_entity_rows_are_always_candidates(self):
         dense = np.array([[0.9], [0.1], [0.5]])
         fusion = Fusion.from_config(SearchConfig(primary_depth=1, primary_fusion="rrf"))

@@ -25,7 +25,7 @@ from numpy.typing import NDArray
 
 from core.fusion import min_max_array, ranks_of, rrf_terms, top_positions
 from core.lexical import BM25Index
-from core.text import ENGLISH_STOPWORDS, FOREIGN_SHARE, foreign_share, is_question, tokenize
+from core.text import ENGLISH_STOPWORDS, FOREIGN_SHARE, asks_for_a_fact, foreign_share, tokenize
 from slidesearch.config import SearchConfig
 from slidesearch.library.view import LibraryView
 from slidesearch.pipeline.state import Candidate, SearchState
@@ -70,13 +70,14 @@ class Fusion:
                    config.brief_dense_share, config.brief_max_words)
 
     def plain_blend(self, angle: str) -> bool:
-        """Whether ``angle`` takes the plain weights: a question, or a statement too long to be a brief.
+        """Whether ``angle`` takes the plain weights: a factoid question, or a statement too long to be a brief.
 
         A brief names a topic in a few of the asker's words, which the slide need not share; a
-        question states the fact it asks about in the slide's words, and a long statement of need
-        (CISI's queries) reads like a document, where BM25's word matches are evidence.
+        factoid question states the fact it asks about in the slide's words, and a long statement of need
+        (CISI's queries) reads like a document, where BM25's word matches are evidence. "Why junior
+        engineers are quitting" asks about a topic, not for a fact, so it is a brief.
         """
-        return is_question(angle) or len(tokenize(angle, ENGLISH_STOPWORDS)) > self.brief_max_words
+        return asks_for_a_fact(angle) or len(tokenize(angle, ENGLISH_STOPWORDS)) > self.brief_max_words
 
 
 def pool_dense_scores(vectors: NDArray[np.float32], pool: NDArray[np.int64], queries: NDArray[np.float32]) -> NDArray[Any]:
