@@ -5,8 +5,8 @@ from hypothesis import strategies as st
 from core.text import (
     ENGLISH_STOPWORDS,
     GENERIC_BUSINESS_TERMS,
-    foreign_share,
     asks_for_a_fact,
+    foreign_share,
     is_question,
     ngrams,
     normalise,
