@@ -165,8 +165,9 @@ class SearchConfig(BaseModel):
     section_deck_cap: int = Field(default=2, ge=1, description="Slides per deck per section (seed: 2).")
     heading_rank: int = Field(
         default=3, ge=0,
-        description="A section 04 did not head gets a heading when it holds one of the answer's best this many "
-        "candidates (carved-out sections never); 0 = off, the seed heads only what 04 chose. 04 reads the brief, "
+        description="A topical section 04 did not head gets a heading when it holds one of the answer's best this "
+        "many candidates (carved-out sections never; Other's covers and thank-you slides, Team, Credibility and "
+        "Commercial only when 04 heads them); 0 = off, the seed heads only what 04 chose. 04 reads the brief, "
         "not the slides: a topical brief naming \"frameworks\" or \"metrics\" headed one section and the best slides, "
         "filed elsewhere, were dropped. #17 sweep (3 / 5 / 10): product nDCG@10 topical cards 0.704 -> 0.740 / 0.741 "
         "/ 0.741, generated 0.749 -> 0.762 / 0.760 / 0.759, realdecks-tune 0.614 -> 0.614 / 0.617 / 0.617; 3 keeps "

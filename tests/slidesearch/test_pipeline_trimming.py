@@ -198,9 +198,18 @@ class TestGroupSections:
 
     def test_a_carved_out_section_is_never_opened(self, small_view, r):
         cands = (Candidate(row=r[3], section="Case Studies", score=0.8),
-                 Candidate(row=r[4], section="Team & Credentials", score=0.95))
+                 Candidate(row=r[4], section="Capabilities & Overview", score=0.95))
         state = _state(("q",), sections=SectionChoice(answer=("Case Studies",)), floored=cands,
-                       excluded=frozenset({"Team & Credentials"}))
+                       excluded=frozenset({"Capabilities & Overview"}))
+        out = GroupSections(small_view.section_table, small_view.canonical_decks, 2, open_rank=5).run(state)
+        assert list(out.grouped) == ["Case Studies"]
+
+    @pytest.mark.parametrize("section", ["Other", "Team & Credentials"])
+    def test_only_a_topical_section_is_opened(self, small_view, r, section):
+        # A thank-you slide naming the person asked about must not lead "Chloe Desrosiers bio" under Other.
+        assert section not in small_view.section_table.topical
+        cands = (Candidate(row=r[3], section="Case Studies", score=0.8), Candidate(row=r[4], section=section, score=0.95))
+        state = _state(("q",), sections=SectionChoice(answer=("Case Studies",)), floored=cands)
         out = GroupSections(small_view.section_table, small_view.canonical_decks, 2, open_rank=5).run(state)
         assert list(out.grouped) == ["Case Studies"]
 

@@ -44,7 +44,8 @@ class GroupSections:
         self.open_rank = open_rank
 
     def _opened(self, state: SearchState, candidates: Cards, headed: list[str]) -> set[str]:
-        """Sections not headed by 04 that hold one of the ``open_rank`` best candidates (never a carved-out one).
+        """Topical sections not headed by 04 that hold one of the ``open_rank`` best candidates (never a carved-out
+        one; a section a topic cannot fill, such as the covers, agendas and thank-you slides of Other, only by 04).
 
         The classifier reads the brief, not the slides: "content marketing strategy frameworks" heads
         Approach & Methodology only, and the best framework slides, filed under Capabilities & Overview
@@ -53,7 +54,8 @@ class GroupSections:
         if not self.open_rank:
             return set()
         best = sorted(candidates, key=lambda c: -c.score)[: self.open_rank]
-        return {c.section for c in best if c.section not in headed and c.section not in state.excluded}
+        shut = {*headed, *state.excluded}
+        return {c.section for c in best if c.section in self.table.topical and c.section not in shut}
 
     def run(self, state: SearchState) -> SearchState:
         candidates = state.floored
