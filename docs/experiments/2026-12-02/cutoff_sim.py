@@ -29,13 +29,16 @@ def rule_shipped(b):
     return b["shipped"]
 
 
+def bar(c):
+    """What the floor measures: the score without the entity factor."""
+    return c["score"] / c["entity"] if c.get("entity") else c["score"]
+
+
 def make_share(f):
     def rule(b):
         cards = b["cards"]
         if not cards:
             return []
-        def bar(c):
-            return c["score"] / c["entity"] if c.get("entity") else c["score"]
         best = max(bar(c) for c in cards)
         return [c["id"] for c in cards if bar(c) >= f * best]
     return rule
@@ -60,8 +63,6 @@ def make_share_k(f, k, ref_rank):
         cards = b["cards"]
         if not cards:
             return []
-        def bar(c):
-            return c["score"] / c["entity"] if c.get("entity") else c["score"]
         vals = sorted((bar(c) for c in cards), reverse=True)
         ref = vals[min(ref_rank, len(vals)) - 1]
         return [c["id"] for c in cards if bar(c) >= f * ref][:k]
