@@ -10,7 +10,7 @@ import json
 import sys
 from collections import defaultdict
 
-from eval.product import dcg
+from eval.product import IDEAL_DECK_CAP, dcg, within_cap_grades
 
 
 def figures(brief, shown):
@@ -21,7 +21,8 @@ def figures(brief, shown):
     if counted:
         out["precision"] = sum(grades.get(d, 0) > 0 for d in counted) / len(counted)
     if brief["ideal"]:
-        out["ndcg"] = dcg([grades.get(d, 0.0) for d in shown], form) / dcg(brief["ideal"], form)
+        gains = within_cap_grades(shown, grades, brief["deck_of"], IDEAL_DECK_CAP)  # product v2
+        out["ndcg"] = dcg(gains, form) / dcg(brief["ideal"], form)
     return out
 
 
