@@ -180,6 +180,7 @@ class SearchState:
     quantified_notes: tuple[str, ...] = ()
     capped: Groups | None = None
     cap_notes: tuple[str, ...] = ()
+    slot_notes: tuple[str, ...] = ()
     slotted: Groups | None = None
     groups: Groups | None = None
     # 16 coverage check
@@ -189,7 +190,8 @@ class SearchState:
     @property
     def notes(self) -> tuple[str, ...]:
         """Every note a stage left, in pipeline order: a limit or fallback that changed the answer is said."""
-        return (*self.angle_notes, *self.pool_notes, *self.group_notes, *self.quantified_notes, *self.cap_notes)
+        return (*self.angle_notes, *self.pool_notes, *self.group_notes, *self.quantified_notes, *self.cap_notes,
+                *self.slot_notes)
 
     @property
     def llm_steps(self) -> dict[str, LLMStep]:

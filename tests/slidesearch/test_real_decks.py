@@ -198,6 +198,14 @@ class TestRoles:
                 if card.guaranteed:
                     assert roles[engine.library.id_to_row[card.id]] == "", (query, card.title)
 
+    def test_a_name_only_a_cover_holds_is_said_not_hidden(self, drive):
+        # Initech is named on its case study's cover alone: no card may be badged for it, and the note says where it is.
+        response = drive[0].search_v2("Initech case studies")
+        assert not any(c.guaranteed for c in response.cards())
+        assert any('"initech"' in n and 'cover slide "Initech payroll migration"' in n for n in response.notes)
+        # When a card shown does name it, nothing is said.
+        assert not any("appears only on" in n for n in drive[0].search_v2("Initech").notes)
+
     def test_an_agenda_brief_gets_the_agenda(self, drive):
         engine, ids = drive
         shown = [c.id for c in _cards(engine, "agenda slide")]

@@ -42,9 +42,9 @@ class EntitySlot:
     """
 
     name = "14b guaranteed entity slot"
-    reads: ClassVar[frozenset[str]] = frozenset({"capped", "entity_rows", "angles", "sections", "scored", "excluded",
-                                                 "quantified_demand"})
-    writes: ClassVar[frozenset[str]] = frozenset({"slotted"})
+    reads: ClassVar[frozenset[str]] = frozenset({"capped", "entity_rows", "entity_terms", "angles", "sections", "scored",
+                                                 "excluded", "quantified_demand"})
+    writes: ClassVar[frozenset[str]] = frozenset({"slotted", "slot_notes"})
     output: ClassVar[str | None] = "slotted"
 
     def __init__(self, view: LibraryView) -> None:
@@ -58,6 +58,24 @@ class EntitySlot:
             return True
         return states_figure(f"{self.view.titles[row]}\n{self.view.snippets[row]}", state.quantified_demand)
 
+    def _only_on_role_slides(self, state: SearchState, groups: Groups) -> tuple[str, ...]:
+        """A note when the names 06b found are on no card shown and, in the library, only on role slides.
+
+        "Wexridge Engineering case studies": the client is named on one proposal's cover, which is never an
+        answer nor the guaranteed slot, so no card shown names it; the rep is told where the name is.
+        """
+        if any(c.row in state.entity_rows for cards in groups.values() for c in cards):
+            return ()
+        named = sorted((c for c in state.scored if c.row in state.entity_rows), key=lambda c: (-c.score, c.row))
+        if not named or any(not self.view.roles[c.row] for c in named):
+            return ()
+        terms = " or ".join(f'"{t}"' for t in state.entity_terms)
+        first = named[0].row
+        where = f'{self.view.roles[first]} slide "{self.view.titles[first]}"' if self.view.titles[first] \
+            else f"{self.view.roles[first]} slide"
+        more = f" and {len(named) - 1} more like it" if len(named) > 1 else ""
+        return (f"{terms} appears only on a {where}{more}, which is not shown as an answer; no card shown names it",)
+
     def run(self, state: SearchState) -> SearchState:
         capped = state.capped
         if not state.entity_rows or not capped:
@@ -68,7 +86,7 @@ class EntitySlot:
         matches = [c for c in state.scored if c.row in state.entity_rows and c.section not in state.excluded
                    and self._admissible(c.row, section, state)]
         if not matches:
-            return replace(state, slotted=capped)
+            return replace(state, slotted=capped, slot_notes=self._only_on_role_slides(state, capped))
         best = max(matches, key=lambda c: (c.score, -c.row))
         groups = {s: tuple(c for c in cards if c.row != best.row or c.row < 0) for s, cards in capped.items()}
         spliced = best.evolve(section=section, guaranteed=True)
