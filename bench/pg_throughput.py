@@ -20,7 +20,6 @@ import logging
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -36,6 +35,7 @@ from bench.serve_load import percentile
 from slidesearch.generator import generate_library
 from slidesearch.index import build_index
 from slidesearch.ingest import ingest_path
+from slidesearch.serve.http_api import free_port
 from slidesearch.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,17 +43,11 @@ TOKEN = "bench-token"
 WARMUP_REQUESTS = 8
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 class Server:
     """One `seek slides serve --http` process (local index, or a replica when ``store`` is a URL)."""
 
     def __init__(self, home: Path, store: str | None) -> None:
-        self.port = _free_port()
+        self.port = free_port()
         home.mkdir(parents=True, exist_ok=True)
         env = {**os.environ, "SEEK_HOME": str(home), "SEEK_API_TOKEN": TOKEN, "SEEK_USAGE_LOG": "false",
                "PYTHONPATH": str(ROOT)}

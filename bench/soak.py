@@ -25,7 +25,6 @@ import json
 import os
 import random
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -37,18 +36,14 @@ from typing import Any
 
 import httpx
 
+from slidesearch.serve.http_api import free_port
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 UNIVERSES = ("DAAIS", "S&R", "EdTech")
 WORDS = ("fraud", "churn", "pricing", "forecast", "supply", "retail", "bank", "cloud", "migration", "analytics",
          "telecom", "insurance", "claims", "demand", "inventory", "marketing", "attribution", "risk", "credit")
 QUERIES = ("fraud detection for a bank", "churn model telecom", "pricing analytics retail", "demand forecast",
            "cloud migration case study", "insurance claims automation", "credit risk scoring")
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 class Tree:
@@ -233,7 +228,7 @@ def soak(rounds: int = 12, requests: int = 300, clients: int = 4, max_seconds: f
             first.wait(timeout=max(60.0, max_seconds))
             if first.returncode != 0:
                 raise RuntimeError(f"the first ingest failed: {first.stderr.read() if first.stderr else ''}")
-            port = _free_port()
+            port = free_port()
             base = f"http://127.0.0.1:{port}"
             server = children.start("slides", "serve", "--http", "--host", "127.0.0.1", "--port", str(port))
             _wait_for_health(base, server, 120)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -25,6 +24,7 @@ from slidesearch.index import build_index
 from slidesearch.ingest import ingest_path
 from slidesearch.model import Slide
 from slidesearch.pipeline.rank.sql import SqlDenseScores, SqlPrefilter
+from slidesearch.serve.http_api import free_port
 from slidesearch.store import SourceConflict, Store
 from tests.answers import assert_same_answer
 from tests.postgres_server import fresh_database, postgres_url  # noqa: F401 - the session fixture
@@ -143,12 +143,6 @@ class TestCommandsReadThePublishedLibrary:
         assert index["freshness"] == "fresh" and index["path"].startswith("postgresql://") and "@" not in index["path"]
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def _get(port: int, path: str) -> tuple[int, dict]:
     import urllib.error
     import urllib.request
@@ -165,7 +159,7 @@ class _Replica:
     """One `seek slides serve --http` process over the PostgreSQL library, stopped by its PID."""
 
     def __init__(self, url: str, home: Path) -> None:
-        self.port = _free_port()
+        self.port = free_port()
         env = {**os.environ, "SEEK_STORE": url, "SEEK_HOME": str(home), "SEEK_API_TOKEN": TOKEN,
                "SEEK_STORE_POLL_SECONDS": "0.3", "SEEK_USAGE_LOG": "false", "PYTHONPATH": str(ROOT)}
         self.log = home / "serve.log"
