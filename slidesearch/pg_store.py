@@ -24,7 +24,7 @@ from typing import Any
 import psycopg
 
 from slidesearch.model import Deck, Slide, VerifiedCaseStudy
-from slidesearch.store import EXTRA_SLIDE_COLUMNS, SLIDE_COLUMNS, refuse_held_ids
+from slidesearch.store import EXTRA_SLIDE_COLUMNS, SLIDE_COLUMNS, keys_under, refuse_held_ids
 
 #: The advisory lock keys (one bigint each): the writers of the library, and the creation of its schema.
 WRITER_LOCK_KEY = 0x5EE_C021
@@ -195,9 +195,7 @@ class PostgresStore:
 
     def sources_under(self, root: str) -> list[str]:
         """Source keys of the files ingested from under the folder ``root``."""
-        prefix = root.rstrip("/") + "/"
-        return [key for (key,) in self.conn.execute("SELECT source_key FROM store_sources").fetchall()
-                if key.startswith(prefix)]
+        return keys_under((key for (key,) in self.conn.execute("SELECT source_key FROM store_sources").fetchall()), root)
 
     # ----------------------------------------------------------------- reads
 

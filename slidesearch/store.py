@@ -61,6 +61,12 @@ Owners = Callable[[str, str, Sequence[str]], dict[str, list[str]]]
 """``(table, id column, ids) -> {other source_key: the ids it holds}``: one store's lookup of who holds which ids."""
 
 
+def keys_under(keys: Iterable[str], root: str) -> list[str]:
+    """The source keys among ``keys`` of files under the folder ``root`` (every store's rule)."""
+    prefix = root.rstrip("/") + "/"
+    return [key for key in keys if key.startswith(prefix)]
+
+
 def refuse_held_ids(source_key: str, slides: Sequence[Slide], decks: Sequence[Deck], owners_of: Owners,
                     tables: tuple[str, str]) -> None:
     """Raise ``SourceConflict`` when another source holds one of these slide or deck ids (every store's rule:
@@ -324,12 +330,7 @@ class Store:
 
     def sources_under(self, root: str) -> list[str]:
         """Source keys of the files ingested from under the folder ``root``."""
-        prefix = root.rstrip("/") + "/"
-        return [
-            r["source_key"]
-            for r in self.db.query("SELECT source_key FROM sources")
-            if r["source_key"].startswith(prefix)
-        ]
+        return keys_under((r["source_key"] for r in self.db.query("SELECT source_key FROM sources")), root)
 
     # ----------------------------------------------------------------- reads
 
