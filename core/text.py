@@ -106,26 +106,6 @@ def clean_text(text: str) -> str:
     return _WS.sub(" ", _CONTROL.sub(" ", unicodedata.normalize("NFKC", without_surrogates(text)))).strip()
 
 
-QUESTION_OPENERS = frozenset(
-    ["what", "which", "who", "whom", "whose", "when", "where", "why", "how", "is", "are", "was", "were", "do", "does", "did", "can", "could", "should", "would", "will", "has", "have", "had"]
-)
-"""Words that open an English question (wh-words and the auxiliaries of a yes/no question)."""
-
-
-def is_question(text: str) -> bool:
-    """True for a question ("What share of ...?", "how many stores") rather than a topical brief.
-
-    A question asks for one fact, which the slide usually states in the question's own words;
-    a brief names a topic in the asker's words. The test: a question mark, or an opening wh-word
-    or auxiliary.
-    """
-    stripped = text.strip()
-    if stripped.endswith("?"):
-        return True
-    first = _TOKEN.findall(stripped.lower()[:40])
-    return bool(first) and first[0] in QUESTION_OPENERS
-
-
 FACT_OPENERS = frozenset(["what", "which", "who", "whom", "whose", "when", "where"])
 """Wh-words that ask for one fact (a thing, a person, a time, a place); "how many" / "how much" do too."""
 _HOW_MUCH = frozenset(["many", "much"])
@@ -134,9 +114,9 @@ _HOW_MUCH = frozenset(["many", "much"])
 def asks_for_a_fact(text: str) -> bool:
     """True for a factoid question ("what share of ...?", "who is Amara Novak", "how many stores").
 
-    Narrower than ``is_question``: without a question mark, a brief opening "why", "how" (but not
-    "how many" / "how much") or an auxiliary ("is solar power worth the investment") asks for an
-    explanation or a view on a topic, the way a topical brief does, not for a fact stated in its words.
+    A factoid question states the fact it asks about in the slide's words. Without a question mark, a
+    brief opening "why", "how" (but not "how many" / "how much") or an auxiliary ("is solar power worth
+    the investment") asks for an explanation or a view on a topic, the way a topical brief does.
     """
     stripped = text.strip()
     if stripped.endswith("?"):

@@ -7,7 +7,6 @@ from core.text import (
     GENERIC_BUSINESS_TERMS,
     asks_for_a_fact,
     foreign_share,
-    is_question,
     ngrams,
     normalise,
     punctuation_insensitive,
@@ -82,17 +81,6 @@ class TestNgrams:
     @given(st.lists(st.sampled_from(["x", "y", "z"]), max_size=8), st.integers(1, 4))
     def test_count_is_len_minus_n_plus_one(self, tokens, n):
         assert len(list(ngrams(tokens, (n,)))) == max(0, len(tokens) - n + 1)
-
-
-class TestIsQuestion:
-    @pytest.mark.parametrize("text", ["What share of revenue comes from EMEA?", "how many stores opened in 2019",
-                                      "Is churn falling", "revenue split by region?"])
-    def test_questions(self, text):
-        assert is_question(text)
-
-    @pytest.mark.parametrize("text", ["customer analytics case study", "our methodology", "pricing; team slide"])
-    def test_topical_briefs(self, text):
-        assert not is_question(text)
 
 
 class TestAsksForAFact:
