@@ -8,7 +8,7 @@ from typing import ClassVar
 
 from slidesearch.library.view import LibraryView
 from slidesearch.pipeline.answer.quantified import states_figure
-from slidesearch.pipeline.state import Groups, SearchState
+from slidesearch.pipeline.state import Candidate, Groups, SearchState
 from slidesearch.sections import SectionTable
 
 
@@ -66,11 +66,11 @@ class EntitySlot:
         """
         if any(c.row in state.entity_rows for cards in groups.values() for c in cards):
             return ()
-        named = sorted((c for c in state.scored if c.row in state.entity_rows), key=lambda c: (-c.score, c.row))
+        named = [c for c in state.scored if c.row in state.entity_rows]
         if not named or any(not self.view.roles[c.row] for c in named):
             return ()
         terms = " or ".join(f'"{t}"' for t in state.entity_terms)
-        first = named[0].row
+        first = _best(named).row
         where = f'{self.view.roles[first]} slide "{self.view.titles[first]}"' if self.view.titles[first] \
             else f"{self.view.roles[first]} slide"
         more = f" and {len(named) - 1} more like it" if len(named) > 1 else ""
@@ -87,8 +87,13 @@ class EntitySlot:
                    and self._admissible(c.row, section, state)]
         if not matches:
             return replace(state, slotted=capped, slot_notes=self._only_on_role_slides(state, capped))
-        best = max(matches, key=lambda c: (c.score, -c.row))
+        best = _best(matches)
         groups = {s: tuple(c for c in cards if c.row != best.row or c.row < 0) for s, cards in capped.items()}
         spliced = best.evolve(section=section, guaranteed=True)
         groups[section] = tuple(sorted((*groups[section], spliced), key=lambda c: -c.score))
         return replace(state, slotted=groups)
+
+
+def _best(candidates: Sequence[Candidate]) -> Candidate:
+    """The best-scoring candidate, the earlier row on a tie."""
+    return max(candidates, key=lambda c: (c.score, -c.row))
