@@ -213,6 +213,22 @@ class TestGroupSections:
         out = GroupSections(small_view.section_table, small_view.canonical_decks, 2, open_rank=5).run(state)
         assert list(out.grouped) == ["Case Studies"]
 
+    def test_each_angle_of_a_brief_opens_a_heading_for_its_own_best_cards(self, small_view, r):
+        # "Tomas Oyelaran profile; commercial terms and pricing summary": the bios outscore every pricing
+        # slide, so the answer's best two are both the profile's; the second angle's best still gets its heading.
+        cands = (Candidate(row=r[3], section="Team & Credentials", score=1.2, angle=0),
+                 Candidate(row=r[4], section="Team & Credentials", score=1.1, angle=0),
+                 Candidate(row=r[5], section="Capabilities & Overview", score=0.7, angle=1),
+                 Candidate(row=r[6], section="Commercial & Contract Terms", score=0.6, angle=1))
+        state = _state(("Tomas Oyelaran profile", "commercial terms and pricing summary"),
+                       sections=SectionChoice(answer=("Team & Credentials", "Commercial & Contract Terms")),
+                       floored=cands)
+        out = GroupSections(small_view.section_table, small_view.canonical_decks, 2, open_rank=1).run(state)
+        assert "Capabilities & Overview" in out.grouped and [c.row for c in out.grouped["Capabilities & Overview"]] == [r[5]]
+        one_angle = _state(("q",), sections=state.sections, floored=cands)
+        out = GroupSections(small_view.section_table, small_view.canonical_decks, 2, open_rank=1).run(one_angle)
+        assert "Capabilities & Overview" not in out.grouped
+
     def test_a_negative_heading_rank_is_refused(self, small_view):
         with pytest.raises(ValueError, match="heading rank"):
             GroupSections(small_view.section_table, small_view.canonical_decks, 2, open_rank=-1)

@@ -49,11 +49,17 @@ class GroupSections:
 
         The classifier reads the brief, not the slides: "content marketing strategy frameworks" heads
         Approach & Methodology only, and the best framework slides, filed under Capabilities & Overview
-        or Data & Analytics, were dropped here although they outscored every headed card.
+        or Data & Analytics, were dropped here although they outscored every headed card. With several
+        angles each angle's own best count too (spec 03: each angle is served on its own), so a profile's
+        bios cannot take every place from the pricing slides of the brief's second angle.
         """
         if not self.open_rank:
             return set()
-        best = sorted(candidates, key=lambda c: -c.score)[: self.open_rank]
+        ranked = sorted(candidates, key=lambda c: -c.score)
+        best = ranked[: self.open_rank]
+        if len(state.angles) > 1:
+            for a in range(len(state.angles)):
+                best += [c for c in ranked if c.angle == a][: self.open_rank]
         shut = {*headed, *state.excluded}
         return {c.section for c in best if c.section in self.table.topical and c.section not in shut}
 
