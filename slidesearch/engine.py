@@ -71,6 +71,7 @@ class SlideSearch:
                             if pool_queries is not None else (Prefilter(view), DenseScores(view)))
         fusion = Fusion.from_config(cfg)
         rarity = scaled_threshold(view.n, reference_count=cfg.rarity_reference_count)
+        brief = None if cfg.plain_words_in_briefs else (lambda angle: not fusion.plain_blend(angle))
         table = view.section_table
         self._stages: list[Stage] = [
             NormaliseAngles(cfg.max_angle_chars, cfg.max_angles),                   # 03
@@ -79,7 +80,7 @@ class SlideSearch:
             ExclusionCarveOut(table),                                               # 04b
             CaseStudiesSafetyNet(table),                                            # 04
             Expand(view, ExpansionLimits.from_config(cfg), model),                  # 05
-            DetectNames(view, rarity),                                              # 06b (feeds 06)
+            DetectNames(view, rarity, brief),                                              # 06b (feeds 06)
             prefilter,                                                              # 06
             dense,                                                                  # 07
             PrimaryPass(view, fusion, cfg.deck_context),                            # 07a
@@ -99,7 +100,7 @@ class SlideSearch:
         ]
         self._retrieval_stages: list[Stage] = [
             NormaliseAngles(cfg.max_angle_chars, cfg.max_angles),
-            DetectNames(view, rarity),
+            DetectNames(view, rarity, brief),
             AllSlides(view),
             EmbedAngles(view),
             DenseScores(view),

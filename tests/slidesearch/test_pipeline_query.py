@@ -15,7 +15,7 @@ from slidesearch.pipeline.query.expand import (
     taxonomy_terms,
     world_terms,
 )
-from slidesearch.pipeline.query.names import person_names, rare_phrases, rare_words
+from slidesearch.pipeline.query.names import name_like_words, person_names, rare_phrases, rare_words
 from slidesearch.pipeline.query.normalise import EmptyQueryError, NormaliseAngles, split_angles
 from slidesearch.pipeline.state import LLMStep, SearchState, SectionChoice
 from slidesearch.sections import DEFAULT_SECTIONS, SECTIONS
@@ -120,6 +120,21 @@ def _table() -> DocFreqTable:
 class TestNameDetectors:
     def test_rare_word(self):
         assert rare_words("blackrock case studies", _table(), 3) == ["blackrock"]
+
+    @pytest.mark.parametrize(("angle", "words", "names"), [
+        # ordinary English words the encoder holds whole are not names, however rare in a small library
+        ("why junior engineers are quitting the electricity producer", ["engineers", "electricity"], []),
+        ("celebrity to front an electric car debut", ["front", "car"], []),
+        # invented and foreign names are cut into word pieces
+        ("initech case studies", ["initech"], ["initech"]),
+        ("blackrock case studies", ["blackrock"], ["blackrock"]),
+        ("modelo de churn telefonía prepaga", ["telefonía", "prepaga"], ["telefonía", "prepaga"]),
+        # a capital past the first word marks a name; the first word's capital is grammar
+        ("pitch for Drake beverages", ["drake"], ["drake"]),
+        ("Inventory problems of a trading firm", ["inventory"], []),
+    ])
+    def test_name_like_words(self, angle, words, names):
+        assert name_like_words(angle, words) == names
 
     def test_rare_phrase_without_any_rare_word(self):
         table = _table()

@@ -3,12 +3,14 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from core.embed import encoder_words
 from core.fusion import ranks_of
 from core.rarity import scaled_threshold
+from core.text import ENGLISH_STOPWORDS
 from slidesearch.config import SearchConfig
 from slidesearch.library import Library, LibraryView
 from slidesearch.model import Slide
-from slidesearch.pipeline.query.names import DetectNames
+from slidesearch.pipeline.query.names import GENERIC, DetectNames
 from slidesearch.pipeline.rank.boost import BoostPass
 from slidesearch.pipeline.rank.multipliers import (
     EntityFactor,
@@ -51,6 +53,22 @@ class TestDetectNames:
         assert out.entity_terms == ("blackrock",) and out.entity_rows == set(rows("blackrock"))
         scoped = detect.run(_state(small_view, "blackrock case studies", universes=("EdTech",)))
         assert scoped.entity_rows == frozenset()
+
+    def test_a_briefs_ordinary_rare_word_is_not_a_name(self, small_view, rows):
+        threshold = scaled_threshold(small_view.n)
+        common = encoder_words()
+        word = next(w for w in sorted(common) if len(w) > 5 and 0 < small_view.rarity.df(w) <= threshold
+                    and w not in GENERIC and w not in ENGLISH_STOPWORDS)
+        brief = f"ideas about {word}"
+        seed_rule = DetectNames(small_view, threshold).run(_state(small_view, brief))
+        assert word in seed_rule.entity_terms
+        briefs = DetectNames(small_view, threshold, brief=lambda angle: True).run(_state(small_view, brief))
+        assert word not in briefs.entity_terms
+        # an invented name still counts in a brief, and a factoid question keeps every rare word
+        assert "blackrock" in DetectNames(small_view, threshold, brief=lambda a: True).run(
+            _state(small_view, "blackrock case studies")).entity_terms
+        question = DetectNames(small_view, threshold, brief=lambda angle: False).run(_state(small_view, brief))
+        assert word in question.entity_terms
 
 
 class TestPrefilter:

@@ -10,19 +10,28 @@
    ("capital call reporting": no rare word, but "capital call" is in 50 of 122,623).
 
 T is ``core.rarity.scaled_threshold`` (300 at 122,623 slides, about 0.24%). Every term
-found widens the pool (06), earns the 1.5x entity factor (08) and may claim the
+found widens the pool (06), earns the entity factor (08) and may claim the
 guaranteed slot (14b).
+
+In a topical brief (07a's reading: not a factoid question, a few words), detector 1 keeps only
+words that look like names: a word the encoder's vocabulary lacks whole (an invented or foreign
+name, "initech") or one the brief capitalises past its first word. In a library of a few hundred
+slides T is 2, so a paraphrase's ordinary words ("why junior engineers are quitting the electricity
+producer") are "rare" by count alone, and their matches are chance: on the real decks none of the
+paraphrased briefs' rare words was on a relevant slide.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import replace
 from typing import ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 
+from core.embed import encoder_words
 from core.rarity import DocFreqTable
 from core.text import ENGLISH_STOPWORDS, ngrams, stoplist, tokenize
 from slidesearch.library.view import LibraryView
@@ -43,6 +52,17 @@ def content_words(angle: str) -> list[str]:
 def rare_words(angle: str, table: DocFreqTable, threshold: int) -> list[str]:
     """Detector 1: non-generic words in 1..threshold slides."""
     return table.rare_terms(content_words(angle), threshold)
+
+
+def name_like_words(angle: str, words: list[str]) -> list[str]:
+    """The ``words`` (detector 1's finds in ``angle``) that look like names rather than ordinary English.
+
+    A name is a word the encoder's vocabulary does not hold whole ("initech", "telefonía") or one the
+    angle writes with a capital past its first word ("pitch for Drake"); the first word's capital is grammar.
+    """
+    common = encoder_words()
+    capitalised = {w.lower().strip(".'’-") for w in _WORD.findall(angle)[1:] if w[:1].isupper()}
+    return [w for w in words if w not in common or w in capitalised]
 
 
 def rare_phrases(angle: str, table: DocFreqTable, threshold: int) -> list[str]:
@@ -85,11 +105,15 @@ class DetectNames:
     writes: ClassVar[frozenset[str]] = frozenset({"entity_terms", "entity_rows"})
     output: ClassVar[str | None] = None
 
-    def __init__(self, view: LibraryView, rarity_threshold: int) -> None:
-        """``rarity_threshold`` is T: a term in 1..T slides is rare (``core.rarity.scaled_threshold``)."""
+    def __init__(self, view: LibraryView, rarity_threshold: int, brief: Callable[[str], bool] | None = None) -> None:
+        """``rarity_threshold`` is T: a term in 1..T slides is rare (``core.rarity.scaled_threshold``).
+
+        ``brief`` tells a topical brief (07a's ``not Fusion.plain_blend``), whose rare single words count only
+        when they look like names (``name_like_words``); None counts every rare word (the seed's rule).
+        """
         if rarity_threshold < 1:
             raise ValueError(f"the rarity threshold must be at least 1, got {rarity_threshold}")
-        self.view, self.threshold = view, rarity_threshold
+        self.view, self.threshold, self.brief = view, rarity_threshold, brief
 
     def run(self, state: SearchState) -> SearchState:
         table, threshold = self.view.rarity, self.threshold
@@ -98,8 +122,10 @@ class DetectNames:
             people = person_names(angle)
             # A part of a person's name is not an entity of its own: "tomas" must not boost every Tomas.
             parts = {w for name in people for w in name.split()}
-            rare = [t for t in (*rare_words(angle, table, threshold), *rare_phrases(angle, table, threshold))
-                    if not set(t.split()) <= parts]
+            words = rare_words(angle, table, threshold)
+            if self.brief is not None and self.brief(angle):
+                words = name_like_words(angle, words)
+            rare = [t for t in (*words, *rare_phrases(angle, table, threshold)) if not set(t.split()) <= parts]
             for term in (*people, *rare):
                 if term not in terms:
                     terms.append(term)
