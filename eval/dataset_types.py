@@ -20,7 +20,7 @@ class DatasetMissing(FileNotFoundError):
     """A dataset's source file is absent; the message names the path looked for."""
 
 
-ALIAS_RULE = "verified rows judged as their source slide (v1)"
+ALIAS_RULE = "verified rows judged as their source slide, a slide's word-for-word copies as that slide (v2)"
 
 
 class SourceFile(BaseModel):
@@ -64,7 +64,8 @@ class SlidesDataset(BaseModel):
         "How the product measure turns a grade into gain: 2^g - 1, or g itself."))
     aliases: dict[str, str] = Field(default_factory=dict, description=(
         "Card ids that stand for a labelled slide: a verified master-sheet row (``verified:<row_id>``) made "
-        "from that slide is judged as it, and in the IR metrics counts as it (once). A verified card with no "
+        "from that slide, or a word-for-word copy of it (the generated set's deck versions), is judged as it, "
+        "and in the IR metrics and the reference rankings counts as it (once). A verified card with no "
         "alias is left unjudged."))
 
     @property

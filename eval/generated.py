@@ -13,10 +13,11 @@ import shutil
 from pathlib import Path
 
 from core.settings import get_settings
+from core.text import normalise
 from eval.dataset_types import LabelledQuery, SlidesDataset, source_file
 from slidesearch.generator import generate_library
 from slidesearch.ingest import read_master, read_slides_jsonl
-from slidesearch.model import VERIFIED_PREFIX
+from slidesearch.model import VERIFIED_PREFIX, Slide
 
 FILES = ("slides.jsonl", "master.jsonl", "queries.jsonl")
 GENERATED_SLIDES = 5000
@@ -74,15 +75,49 @@ def verified_sources(path: Path) -> dict[str, str]:
     return sources
 
 
+def copy_aliases(slides: list[Slide]) -> dict[str, str]:
+    """Each slide whose title and text repeat an earlier one's word for word (normalised) -> that slide's id.
+
+    The generator copies slides into a deck's versions (V1, V2, vFinal) and reuses boilerplate
+    across decks. A copy is the same answer: the engine folds copies into one card (09) naming the
+    other versions, and a rep gains nothing from the second. Judged apart, the ideal held both
+    copies, so an answer that deduplicated as the spec asks could never reach it (114 of the 138
+    briefs had copies among their relevant slides), and the generator's grades could differ
+    between identical slides (a rare phrase's anchor graded 3 in one deck, 2 in its version).
+    """
+    first: dict[tuple[str, str], str] = {}
+    aliases: dict[str, str] = {}
+    for slide in sorted(slides, key=lambda s: s.slide_id):
+        key = (normalise(slide.title), normalise(slide.text))
+        if key in first:
+            aliases[slide.slide_id] = first[key]
+        else:
+            first[key] = slide.slide_id
+    return aliases
+
+
+def fold_copies(query: LabelledQuery, aliases: dict[str, str]) -> LabelledQuery:
+    """``query`` with its grades on the slides its copies stand for, each at the best grade any copy has."""
+    qrels: dict[str, float] = {}
+    for doc, grade in query.qrels.items():
+        key = aliases.get(doc, doc)
+        qrels[key] = max(qrels.get(key, 0.0), grade)
+    return query.model_copy(update={"qrels": qrels})
+
+
 def load_generated(slides: int = GENERATED_SLIDES, seed: int = GENERATED_SEED) -> SlidesDataset:
-    """Generate (first use) and load the labelled generated library, verified rows judged as their source slide."""
+    """Generate (first use) and load the labelled generated library: verified rows judged as their source slide,
+    and a slide's word-for-word copies as one slide (``copy_aliases``)."""
     folder = generated_folder(slides, seed)
     library_slides, _, slide_errors = read_slides_jsonl(folder / "slides.jsonl")
     master, master_errors = read_master(folder / "master.jsonl")
     if slide_errors or master_errors:
         raise ValueError(f"generated library at {folder} has bad rows: {(slide_errors + master_errors)[:3]}")
+    copies = copy_aliases(library_slides)
+    verified = {row: copies.get(slide, slide) for row, slide in verified_sources(folder / "master.jsonl").items()}
+    aliases = {**copies, **verified}
     return SlidesDataset(
         name="generated", mode="pipeline", docs=library_slides, master=master,
-        queries=read_labelled_queries(folder / "queries.jsonl"), aliases=verified_sources(folder / "master.jsonl"),
+        queries=[fold_copies(q, aliases) for q in read_labelled_queries(folder / "queries.jsonl")], aliases=aliases,
         sources=[source_file(folder / name) for name in FILES], params={"slides": slides, "seed": seed},
     )

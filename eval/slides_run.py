@@ -283,7 +283,9 @@ def _product_figures(
         text = _query_text(q.text)
         for name, ranked in (("minilm", dense_ranking(engine.library, text, depth)),
                              ("retrieve", [doc for doc, _ in engine.retrieve(text, k=depth)])):
-            figures.update(reference_figures(name, ranked, q.qrels, q.judged, deck_of, IDEAL_DECK_CAP, dataset.gain))
+            # Read as the shown cards are: a copy counts as the slide it repeats, once (``dataset.aliases``).
+            figures.update(reference_figures(name, as_slides(ranked, dataset.aliases), q.qrels, q.judged, deck_of,
+                                             IDEAL_DECK_CAP, dataset.gain))
     return figures
 
 

@@ -1,4 +1,6 @@
-from eval.generated import generated_folder, load_generated
+from eval.dataset_types import LabelledQuery
+from eval.generated import copy_aliases, fold_copies, generated_folder, load_generated
+from slidesearch.model import Slide
 
 
 class TestGeneratedDataset:
@@ -19,9 +21,30 @@ class TestGeneratedDataset:
     def test_each_verified_row_stands_for_the_slide_it_was_made_from(self, _isolated_seek_home):
         dataset = load_generated(300, 1)
         ids = {s.slide_id for s in dataset.docs}
-        assert set(dataset.aliases) == {f"verified:{m.row_id}" for m in dataset.master}
+        verified = {k: v for k, v in dataset.aliases.items() if k.startswith("verified:")}
+        assert set(verified) == {f"verified:{m.row_id}" for m in dataset.master}
         assert set(dataset.aliases.values()) <= ids
         by_id = {s.slide_id: s for s in dataset.docs}
         for row in dataset.master:
             assert by_id[dataset.aliases[f"verified:{row.row_id}"]].title == row.title
         assert dataset.hashes["judging"] and "judging" not in dataset.model_copy(update={"aliases": {}}).hashes
+
+    def test_a_slides_copies_are_judged_as_that_slide_at_their_best_grade(self, _isolated_seek_home):
+        dataset = load_generated(300, 1)
+        copies = {k: v for k, v in dataset.aliases.items() if not k.startswith("verified:")}
+        assert copies, "the generator's deck versions copy slides"
+        by_id = {s.slide_id: s for s in dataset.docs}
+        for copy, first in copies.items():
+            assert copy > first and (by_id[copy].title, by_id[copy].text) == (by_id[first].title, by_id[first].text)
+            assert first not in copies  # every copy points at the first of its group
+        assert not any(set(q.qrels) & set(copies) for q in dataset.queries)
+
+    def test_copy_aliases_and_fold_copies(self):
+        def slide(sid, title, text):
+            return Slide(slide_id=sid, title=title, text=text, deck_id="d", deck_name="d.pptx", folder="/f")
+        slides = [slide("b2", "Grant writing", "Support for universities"), slide("a1", "Grant  Writing", "support for universities"),
+                  slide("c3", "Grant writing", "Support for colleges")]
+        aliases = copy_aliases(slides)
+        assert aliases == {"b2": "a1"}
+        query = LabelledQuery(id="q", text="grant proposal writing", qrels={"a1": 2.0, "b2": 3.0, "c3": 1.0})
+        assert fold_copies(query, aliases).qrels == {"a1": 3.0, "c3": 1.0}
