@@ -80,7 +80,7 @@ class SlideSearch:
             ExclusionCarveOut(table),                                               # 04b
             CaseStudiesSafetyNet(table),                                            # 04
             Expand(view, ExpansionLimits.from_config(cfg), model),                  # 05
-            DetectNames(view, rarity, brief),                                              # 06b (feeds 06)
+            DetectNames(view, rarity, brief),                                       # 06b (feeds 06)
             prefilter,                                                              # 06
             dense,                                                                  # 07
             PrimaryPass(view, fusion, cfg.deck_context),                            # 07a
