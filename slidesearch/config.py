@@ -97,9 +97,9 @@ class SearchConfig(BaseModel):
     plain_words_in_briefs: bool = Field(
         default=False,
         description="Whether a topical brief's ordinary rare words count as names (the seed's rule: True). False: in a "
-        "brief (07a's reading) a single rare word counts only when the encoder's vocabulary lacks it whole or the "
-        "brief capitalises it past its first word (``names.name_like_words``); phrases and person names count as "
-        "before. At 823 slides T is 2, so \"electricity\", \"car\", \"instead\" are rare by count; on the real "
+        "brief (07a's reading) a single rare word counts only when the encoder's vocabulary lacks it whole, the "
+        "brief capitalises it past its first word, or the slides write it as a name (\"with Shell\"; "
+        "``names.name_like_words``); phrases, person names and profile / bio briefs count as before. At 823 slides T is 2, so \"electricity\", \"car\", \"instead\" are rare by count; on the real "
         "decks no paraphrased brief's rare word was on a relevant slide. #17 (run 20261202-040258): realdecks-tune "
         "paraphrases 0.493 -> 0.537 nDCG@10, precision of shown cards up on every product set (realdecks-check "
         "0.615 -> 0.647), nDCG@10 elsewhere within noise (realdecks-check -0.003: \"inventory\" was on its brief's "

@@ -15,7 +15,13 @@ from slidesearch.pipeline.query.expand import (
     taxonomy_terms,
     world_terms,
 )
-from slidesearch.pipeline.query.names import name_like_words, person_names, rare_phrases, rare_words
+from slidesearch.pipeline.query.names import (
+    name_like_words,
+    person_names,
+    rare_phrases,
+    rare_words,
+    written_as_a_name,
+)
 from slidesearch.pipeline.query.normalise import EmptyQueryError, NormaliseAngles, split_angles
 from slidesearch.pipeline.state import LLMStep, SearchState, SectionChoice
 from slidesearch.sections import DEFAULT_SECTIONS, SECTIONS
@@ -135,6 +141,28 @@ class TestNameDetectors:
     ])
     def test_name_like_words(self, angle, words, names):
         assert name_like_words(angle, words) == names
+
+    def test_a_word_the_slides_write_as_a_name_is_a_name(self):
+        # "shell case studies" typed in lower case: the library says "we worked with Shell", so Shell is a client
+        slides = {"shell": ["We worked with Shell on a refinery study.", "Shell Energy Overview"],
+                  "electricity": ["Electricity Consumption Forecast", "electricity demand grows each winter"]}
+
+        def written(word):
+            return written_as_a_name(word, slides[word])
+
+        assert name_like_words("shell case studies", ["shell"], written) == ["shell"]
+        assert name_like_words("why engineers quit the electricity producer", ["electricity"], written) == []
+
+    @pytest.mark.parametrize(("word", "texts", "named"), [
+        ("apple", ["for Apple in 2020", "Our client, Apple, asked"], True),
+        ("shell", ["a shell script runs nightly", "with Shell"], True),       # as often a name as a word
+        ("shell", ["a shell script", "the shell", "with Shell"], False),      # more often a word
+        ("electricity", ["Electricity Consumption Forecast"], False),        # Title Case is no evidence
+        ("electricity", ["Electricity demand grows."], False),               # nor a sentence's first word
+        ("shell", [], False),
+    ])
+    def test_written_as_a_name(self, word, texts, named):
+        assert written_as_a_name(word, texts) is named
 
     def test_rare_phrase_without_any_rare_word(self):
         table = _table()

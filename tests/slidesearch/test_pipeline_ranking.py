@@ -69,6 +69,9 @@ class TestDetectNames:
             _state(small_view, "blackrock case studies")).entity_terms
         question = DetectNames(small_view, threshold, brief=lambda angle: False).run(_state(small_view, brief))
         assert word in question.entity_terms
+        # a profile / bio brief's words are names however it writes them
+        profile = DetectNames(small_view, threshold, brief=lambda angle: True).run(_state(small_view, f"{word} profile"))
+        assert word in profile.entity_terms
 
 
 class TestPrefilter:

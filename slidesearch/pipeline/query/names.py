@@ -24,7 +24,7 @@ paraphrased briefs' rare words was on a relevant slide.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import ClassVar
 
@@ -54,15 +54,31 @@ def rare_words(angle: str, table: DocFreqTable, threshold: int) -> list[str]:
     return table.rare_terms(content_words(angle), threshold)
 
 
-def name_like_words(angle: str, words: list[str]) -> list[str]:
+def name_like_words(angle: str, words: list[str], written_as_name: Callable[[str], bool] | None = None) -> list[str]:
     """The ``words`` (detector 1's finds in ``angle``) that look like names rather than ordinary English.
 
-    A name is a word the encoder's vocabulary does not hold whole ("initech", "telefonía") or one the
-    angle writes with a capital past its first word ("pitch for Drake"); the first word's capital is grammar.
+    A name is a word the encoder's vocabulary does not hold whole ("initech", "telefonía"), one the
+    angle writes with a capital past its first word ("pitch for Drake"; the first word's capital is
+    grammar), or one the slides themselves write as a name (``written_as_name``: "shell case studies"
+    in a library that says "we worked with Shell").
     """
     common = encoder_words()
     capitalised = {w.lower().strip(".'’-") for w in _WORD.findall(angle)[1:] if w[:1].isupper()}
-    return [w for w in words if w not in common or w in capitalised]
+    return [w for w in words
+            if w not in common or w in capitalised or (written_as_name is not None and written_as_name(w))]
+
+
+def written_as_a_name(word: str, texts: Iterable[str]) -> bool:
+    """Whether ``texts`` write ``word`` as a name: capitalised after a lower-case word ("worked with Shell on")
+    at least once, and at least as often as in lower case ("a shell script"). Title Case lines do not count
+    (the word before is capitalised too), nor does a sentence's first word."""
+    named = re.compile(rf"\b[a-z][\w'’\-]*,?[ \t]+{re.escape(word[:1].upper() + word[1:])}\b")
+    plain = re.compile(rf"\b{re.escape(word)}\b")
+    as_name = as_word = 0
+    for text in texts:
+        as_name += len(named.findall(text))
+        as_word += len(plain.findall(text))
+    return as_name > 0 and as_name >= as_word
 
 
 def rare_phrases(angle: str, table: DocFreqTable, threshold: int) -> list[str]:
@@ -123,8 +139,9 @@ class DetectNames:
             # A part of a person's name is not an entity of its own: "tomas" must not boost every Tomas.
             parts = {w for name in people for w in name.split()}
             words = rare_words(angle, table, threshold)
-            if self.brief is not None and self.brief(angle):
-                words = name_like_words(angle, words)
+            if self.brief is not None and self.brief(angle) and not PERSON_TRIGGER.search(angle):
+                # A profile / bio / "who is" brief's words are names however it writes them.
+                words = name_like_words(angle, words, self._written_as_name)
             rare = [t for t in (*words, *rare_phrases(angle, table, threshold)) if not set(t.split()) <= parts]
             for term in (*people, *rare):
                 if term not in terms:
@@ -140,6 +157,11 @@ class DetectNames:
                 kept.append(term)
                 rows.update(matches)
         return replace(state, entity_terms=tuple(kept), entity_rows=frozenset(rows))
+
+    def _written_as_name(self, word: str) -> bool:
+        """Whether the slides holding ``word`` write it as a name (``written_as_a_name`` over title and text)."""
+        view = self.view
+        return written_as_a_name(word, (f"{view.titles[r]}\n{view.texts[r]}" for r in view.literal_rows(word).tolist()))
 
 
 def entity_row_array(state: SearchState) -> NDArray[np.int64]:
