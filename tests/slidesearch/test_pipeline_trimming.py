@@ -1,4 +1,5 @@
 from dataclasses import replace
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -122,6 +123,15 @@ class TestRelevanceFloor:
         state = _state(deck_capped=cands)
         assert [c.row for c in RelevanceFloor(0.65).run(state).floored] == [0]
         assert [c.row for c in RelevanceFloor(0.65, entity_free=True).run(state).floored] == [0, 1]
+
+    def test_a_slide_of_the_role_the_brief_asks_for_is_kept_by_its_kind(self):
+        # "agenda slide": every agenda is an answer, however far its few words fall below the best one's.
+        view = SimpleNamespace(roles=["agenda", "", "agenda", "cover"])
+        cands = _cands([1.0, 0.9, 0.3, 0.2])
+        floored = RelevanceFloor(0.66, view=view).run(_state(("agenda slide",), deck_capped=cands)).floored
+        assert [c.row for c in floored] == [0, 1, 2]
+        other = RelevanceFloor(0.66, view=view).run(_state(("pricing slide",), deck_capped=cands)).floored
+        assert [c.row for c in other] == [0, 1]
 
     def test_never_empties_a_nonempty_list(self):
         out = RelevanceFloor(0.99).run(_state(deck_capped=_cands([1e-9])))

@@ -6,7 +6,9 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import ClassVar
 
+from slidesearch.library.view import LibraryView
 from slidesearch.pipeline.state import Candidate, SearchState
+from slidesearch.roles import asked_roles
 
 
 class RelevanceFloor:
@@ -19,19 +21,24 @@ class RelevanceFloor:
     tried and lost on both generated libraries: wrong share 0.241 / 0.205 against 0.201 /
     0.185.) The best-scoring candidate is always kept, so a non-empty list stays non-empty
     (with the cosine share on, it need not hold the best cosine).
+
+    A slide of a role the brief asks for by name ("agenda slide": ``roles.asked_roles``) is an answer by
+    its kind, not by how close its few words come to the best one's, so it is kept (with ``view``, whose
+    ``roles`` say each slide's): "agenda slide" showed 3 of the real decks' 16 agendas.
     """
 
     name = "12 relevance floor"
-    reads: ClassVar[frozenset[str]] = frozenset({"deck_capped", "entity_rows"})
+    reads: ClassVar[frozenset[str]] = frozenset({"deck_capped", "entity_rows", "angles"})
     writes: ClassVar[frozenset[str]] = frozenset({"floored"})
     output: ClassVar[str | None] = "floored"
 
-    def __init__(self, share: float, cosine_share: float = 0.0, entity_free: bool = False) -> None:
+    def __init__(self, share: float, cosine_share: float = 0.0, entity_free: bool = False,
+                 view: LibraryView | None = None) -> None:
         if not 0.0 <= share < 1.0:
             raise ValueError(f"floor share must be in [0, 1), got {share}")
         if not 0.0 <= cosine_share < 1.0:
             raise ValueError(f"floor cosine share must be in [0, 1), got {cosine_share}")
-        self.share, self.cosine_share, self.entity_free = share, cosine_share, entity_free
+        self.share, self.cosine_share, self.entity_free, self.view = share, cosine_share, entity_free, view
 
     def _bar_value(self, c: Candidate) -> float:
         """What the floor measures: the score, or with ``entity_free`` the score without the 06b entity factor.
@@ -50,15 +57,21 @@ class RelevanceFloor:
             return replace(state, floored=candidates)
         score_floor = _per_angle(candidates, self._bar_value, self.share)
         best = max(candidates, key=lambda c: c.score)
+        asked = asked_roles(state.angles) if self.view is not None else frozenset()
+        roles = self.view.roles if asked and self.view is not None else []
+
+        def by_kind(c: Candidate) -> bool:
+            return bool(asked) and c.row >= 0 and roles[c.row] in asked
+
         if self.cosine_share > 0:
             cosine_floor = _per_angle(candidates, lambda c: c.cosine, self.cosine_share)
             kept = tuple(
                 c for c in candidates
-                if c is best
+                if c is best or by_kind(c)
                 or (self._bar_value(c) >= score_floor(c) and (c.row in state.entity_rows or c.cosine >= cosine_floor(c)))
             )
         else:  # off: a slide with a negative cosine (found by BM25 alone) is judged on its score only
-            kept = tuple(c for c in candidates if c is best or self._bar_value(c) >= score_floor(c))
+            kept = tuple(c for c in candidates if c is best or by_kind(c) or self._bar_value(c) >= score_floor(c))
         return replace(state, floored=kept)
 
 
