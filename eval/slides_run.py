@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from core.embed import CachedEmbedder, make_embedder
 from core.settings import get_settings
@@ -266,10 +267,12 @@ def _judge_for(config: SlidesConfig) -> tuple[LabelJudge, LLMJudge | None]:
 
 def dense_ranking(library: Library, text: str, depth: int) -> list[str]:
     """Plain dense retrieval: the library's slides by cosine with the brief's vector (same embedder), best first."""
-    query = library.embedder().encode([text])[0]
-    scores = library.vectors @ query
-    order = np.argsort(-scores, kind="stable")[:depth]
-    return [library.ids[int(r)] for r in order]
+    return ids_by_score(library, library.vectors @ library.embedder().encode([text])[0], depth)
+
+
+def ids_by_score(library: Library, scores: NDArray[Any], depth: int) -> list[str]:
+    """The ids of the ``depth`` best-scoring slides (one score per library row), best first, earlier row on a tie."""
+    return [library.ids[int(r)] for r in np.argsort(-scores, kind="stable")[:depth]]
 
 
 def _product_figures(

@@ -99,8 +99,9 @@ class SearchConfig(BaseModel):
         description="Whether a topical brief's ordinary rare words count as names (the seed's rule: True). False: in a "
         "brief (07a's reading) a single rare word counts only when the encoder's vocabulary lacks it whole, the "
         "brief capitalises it past its first word, or the slides write it as a name (\"with Shell\"; "
-        "``names.name_like_words``); phrases, person names and profile / bio briefs count as before. At 823 slides T is 2, so \"electricity\", \"car\", \"instead\" are rare by count; on the real "
-        "decks no paraphrased brief's rare word was on a relevant slide. #17 (run 20261202-040258): realdecks-tune "
+        "``names.name_like_words``); phrases, person names and profile / bio briefs count as before. At 823 "
+        "slides T is 2, so \"electricity\", \"car\", \"instead\" are rare by count; on the real decks no "
+        "paraphrased brief's rare word was on a relevant slide. #17 (run 20261202-040258): realdecks-tune "
         "paraphrases 0.493 -> 0.537 nDCG@10, precision of shown cards up on every product set (realdecks-check "
         "0.615 -> 0.647), nDCG@10 elsewhere within noise (realdecks-check -0.003: \"inventory\" was on its brief's "
         "relevant slides); taken with ``floor`` 0.66 and ``angle_cap`` 10, which spend that precision on more cards.",
@@ -181,7 +182,7 @@ class SearchConfig(BaseModel):
     heading_rank: int = Field(
         default=3, ge=0,
         description="A topical section 04 did not head gets a heading when it holds one of the answer's best this "
-        "many candidates (carved-out sections never; Other's covers and thank-you slides, Team, Credibility and "
+        "many candidates, or of one angle's best in a brief of several (carved-out sections never; Other's covers and thank-you slides, Team, Credibility and "
         "Commercial only when 04 heads them); 0 = off, the seed heads only what 04 chose. 04 reads the brief, "
         "not the slides: a topical brief naming \"frameworks\" or \"metrics\" headed one section and the best slides, "
         "filed elsewhere, were dropped. #17 sweep (3 / 5 / 10): product nDCG@10 topical cards 0.704 -> 0.740 / 0.741 "

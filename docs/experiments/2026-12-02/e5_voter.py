@@ -23,7 +23,7 @@ import numpy as np
 from eval.config import SlidesConfig
 from eval.datasets import load_slides_dataset
 from eval.product import IDEAL_DECK_CAP, reference_figures
-from eval.slides_run import build_library
+from eval.slides_run import build_library, ids_by_score
 
 CACHE = Path("/tmp/e5_cache.pkl")
 
@@ -57,8 +57,8 @@ def main() -> None:
             qm = library.embedder().encode([text])[0]
             qe = np.asarray(model.query(text), dtype=np.float32)
             for label, scores in (("minilm", mini @ qm), ("e5", e5 @ qe), ("avg", 0.5 * (mini @ qm) + 0.5 * (e5 @ qe))):
-                ranked = [library.ids[int(r)] for r in np.argsort(-scores, kind="stable")[:100]]
-                f = reference_figures(label, ranked, q.qrels, q.judged, deck_of, IDEAL_DECK_CAP, dataset.gain)
+                f = reference_figures(label, ids_by_score(library, scores, 100), q.qrels, q.judged, deck_of,
+                                      IDEAL_DECK_CAP, dataset.gain)
                 for key in (f"{label}_ndcg@10", f"{label}_capped_ndcg@10"):
                     by_kind[q.kind or "-"][key].append(f[key])
                     by_kind["all"][key].append(f[key])

@@ -15,7 +15,7 @@ import numpy as np
 from eval.config import SlidesConfig
 from eval.datasets import load_slides_dataset
 from eval.product import IDEAL_DECK_CAP, reference_figures
-from eval.slides_run import build_library
+from eval.slides_run import build_library, ids_by_score
 
 WEIGHTS = (0.0, 0.2, 0.35, 0.5)
 
@@ -39,8 +39,8 @@ def main() -> None:
             s_cos, t_cos = snippet @ v, title_vecs @ v
             for a in WEIGHTS:
                 scores = np.where(has_title, (1 - a) * s_cos + a * t_cos, s_cos)
-                ranked = [library.ids[int(r)] for r in np.argsort(-scores, kind="stable")[:100]]
-                f = reference_figures("d", ranked, q.qrels, q.judged, deck_of, IDEAL_DECK_CAP, dataset.gain)
+                f = reference_figures("d", ids_by_score(library, scores, 100), q.qrels, q.judged, deck_of,
+                                      IDEAL_DECK_CAP, dataset.gain)
                 for kind in ("all", q.kind or "-"):
                     figs[kind][f"a{a}"].append(f["d_ndcg@10"])
                     figs[kind][f"a{a}_capped"].append(f["d_capped_ndcg@10"])

@@ -15,7 +15,8 @@ guaranteed slot (14b).
 
 In a topical brief (07a's reading: not a factoid question, a few words), detector 1 keeps only
 words that look like names: a word the encoder's vocabulary lacks whole (an invented or foreign
-name, "initech") or one the brief capitalises past its first word. In a library of a few hundred
+name, "initech"), one the brief capitalises past its first word, or one the slides write as a name
+("with Shell"); a profile / bio / "who is" brief keeps them all. In a library of a few hundred
 slides T is 2, so a paraphrase's ordinary words ("why junior engineers are quitting the electricity
 producer") are "rare" by count alone, and their matches are chance: on the real decks none of the
 paraphrased briefs' rare words was on a relevant slide.
@@ -132,7 +133,18 @@ class DetectNames:
         self.view, self.threshold, self.brief = view, rarity_threshold, brief
 
     def run(self, state: SearchState) -> SearchState:
-        table, threshold = self.view.rarity, self.threshold
+        table, threshold, view = self.view.rarity, self.threshold, self.view
+        literal: dict[str, NDArray[np.int64]] = {}
+
+        def rows_of(term: str) -> NDArray[np.int64]:
+            """``view.literal_rows`` once per term: the name check and the matches below both read them."""
+            if term not in literal:
+                literal[term] = view.literal_rows(term)
+            return literal[term]
+
+        def written_as_name(word: str) -> bool:
+            return written_as_a_name(word, (f"{view.titles[r]}\n{view.texts[r]}" for r in rows_of(word).tolist()))
+
         terms: list[str] = []
         for angle in state.angles:
             people = person_names(angle)
@@ -141,27 +153,22 @@ class DetectNames:
             words = rare_words(angle, table, threshold)
             if self.brief is not None and self.brief(angle) and not PERSON_TRIGGER.search(angle):
                 # A profile / bio / "who is" brief's words are names however it writes them.
-                words = name_like_words(angle, words, self._written_as_name)
+                words = name_like_words(angle, words, written_as_name)
             rare = [t for t in (*words, *rare_phrases(angle, table, threshold)) if not set(t.split()) <= parts]
             for term in (*people, *rare):
                 if term not in terms:
                     terms.append(term)
         if not terms:
             return state
-        scope = self.view.scope_mask(state.universes)
+        scope = view.scope_mask(state.universes)
         rows: set[int] = set()
         kept: list[str] = []
         for term in terms:
-            matches = [r for r in self.view.literal_rows(term).tolist() if scope[r]]
+            matches = [r for r in rows_of(term).tolist() if scope[r]]
             if matches:
                 kept.append(term)
                 rows.update(matches)
         return replace(state, entity_terms=tuple(kept), entity_rows=frozenset(rows))
-
-    def _written_as_name(self, word: str) -> bool:
-        """Whether the slides holding ``word`` write it as a name (``written_as_a_name`` over title and text)."""
-        view = self.view
-        return written_as_a_name(word, (f"{view.titles[r]}\n{view.texts[r]}" for r in view.literal_rows(word).tolist()))
 
 
 def entity_row_array(state: SearchState) -> NDArray[np.int64]:
