@@ -66,7 +66,7 @@ def _fused(dense, bm25, always, cfg, questions=()):
         f = factors[a] if a < len(factors) else 1.0
         if ONLY_QUESTIONS and not (questions[a] if a < len(questions) else True):
             f = 1.0
-        part, _ = _fuse_one(dense[:, a:a + 1], bm25[:, a:a + 1], always, cfg, questions[a:a + 1] if questions else (), f)
+        part = _fuse_one(dense[:, a:a + 1], bm25[:, a:a + 1], always, cfg, questions[a:a + 1] if questions else (), f)
         for pos, v in part.items():
             fused[pos] = fused.get(pos, 0.0) + v / n
             if v / n > best.get(pos, (0.0, -1))[0]:
@@ -76,6 +76,8 @@ def _fused(dense, bm25, always, cfg, questions=()):
 
 
 def _fuse_one(d, b, always, cfg, questions, factor):
+    """The shipped blend branch of `fuse_angles_by_angle` for one angle, BM25's min-max share times ``factor``
+    (a uniform scale on the raw column would not survive the min-max, so the branch is copied here)."""
     d, b = d[:, 0], b[:, 0]
     dense_weight, bm25_weight = cfg.weights(questions[0] if questions else True)
     use_bm25 = cfg.method != "dense_rrf" and cfg.bm25_weight > 0
@@ -84,12 +86,12 @@ def _fuse_one(d, b, always, cfg, questions, factor):
         parts.append(primary.top_positions(b, cfg.depth, positive_only=True))
     cand = np.unique(np.concatenate(parts))
     if cand.size == 0:
-        return {}, {}
+        return {}
     assert cfg.method == "blend"
     score = dense_weight * primary.min_max_array(d[cand])
     if use_bm25 and b[cand].max() > 0:
         score += factor * bm25_weight * primary.min_max_array(b[cand])
-    return dict(zip(cand.tolist(), score.tolist(), strict=True)), {}
+    return dict(zip(cand.tolist(), score.tolist(), strict=True))
 
 
 def _boost_columns(bm25, texts, pool):
