@@ -114,3 +114,27 @@ def classify_content_type(shape: SlideShape) -> str:
     if body_words < 8:
         return "image" if shape.n_pictures else "title"
     return "content"
+
+
+PICTURED_WORDS = 20
+"""A picture slide whose pictures, charts or SmartArt show this many words (OCR) is a chart, a table or a
+screenshot pasted as a picture, not decoration: on the real decks "Model Comparison / Final Model (Test Data)"
+(an AUROC table) and "Identify the top 5 states with the highest penetration rate..." (a bar chart) were filed
+under Other by shape. 16 to 50 measured alike on the tuning decks; 8 and 12 took in screenshots of web pages
+(docs/EXPERIMENT_LOG.md, 2026-12-02)."""
+_FIGURES = 6
+"""As many figures (with a unit: 81%, $2.4M, 3x) as the number-dense KPI rule above: a pictured table of them is data."""
+
+
+def filed_type(content_type: str, shown: str, pictured: str) -> str:
+    """The content type a slide's section is read from: its own, except for a picture slide ("image") whose
+    pictures show ``PICTURED_WORDS`` words or more (``pictured``: their OCR, chart and SmartArt words), which is
+    filed by what it shows: "dashboard" (Data & Analytics) when its words (``shown``: typed and pictured) hold
+    six figures or more, else "content".
+
+    Only the section moves: the slide keeps its type, so 08 still weighs it as a picture (taking the cut off
+    as well lost on the tuning decks: a screenshot's OCR is noisy evidence).
+    """
+    if content_type != "image" or len(tokenize(pictured)) < PICTURED_WORDS:
+        return content_type
+    return "dashboard" if len(_NUMBER.findall(shown)) >= _FIGURES else "content"

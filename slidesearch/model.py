@@ -21,6 +21,7 @@ from typing import Annotated
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from core.text import normalise
+from slidesearch.content_type import filed_type
 from slidesearch.sections import DEFAULT_SECTIONS
 
 _UNIVERSE_ALIASES: dict[str, str] = {
@@ -259,8 +260,19 @@ class Slide(BaseModel):
         return canonical_deck_id(self.deck_name or self.deck_id)
 
     @property
+    def pictured_text(self) -> str:
+        """The words the slide's SmartArt, charts and pictures show (not its notes): what ``filed_type`` reads."""
+        return "\n".join(t for t in (self.smartart_text, self.chart_text, self.picture_text) if t)
+
+    @property
+    def filed_type(self) -> str:
+        """The content type its section is read from (``content_type.filed_type``: a pictured chart is data)."""
+        pictured = self.pictured_text
+        return filed_type(self.content_type, f"{self.text}\n{pictured}", pictured)
+
+    @property
     def section(self) -> str:
-        return section_for(self.content_type, self.title, self.text)
+        return section_for(self.filed_type, self.title, self.text)
 
 
 class Deck(BaseModel):

@@ -33,11 +33,12 @@ _A = "http://schemas.openxmlformats.org/drawingml/2006/main"
 _FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
 
 
-def text_picture(path: Path, words: str = PICTURE_WORDS) -> Path:
-    """A PNG with ``words`` in large black letters, as a screenshot or poster would hold them."""
-    image = Image.new("RGB", (1800, 300), "white")
-    font = ImageFont.truetype(_FONT, 80) if Path(_FONT).exists() else ImageFont.load_default(80)
-    ImageDraw.Draw(image).text((40, 100), words, fill="black", font=font)
+def text_picture(path: Path, words: str = PICTURE_WORDS, size: int = 80) -> Path:
+    """A PNG with ``words`` (one line per line of it) in large black letters, as a screenshot or poster would hold them."""
+    lines = words.count("\n") + 1
+    image = Image.new("RGB", (1800, 200 + int(lines * size * 1.4)), "white")
+    font = ImageFont.truetype(_FONT, size) if Path(_FONT).exists() else ImageFont.load_default(size)
+    ImageDraw.Draw(image).multiline_text((40, 100), words, fill="black", font=font, spacing=int(size * 0.4))
     image.save(path)
     return path
 

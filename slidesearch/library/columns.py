@@ -361,7 +361,7 @@ class Library:
         self.previews = [card_preview(t, x, d) for t, x, d in zip(self.titles, self.texts, docs, strict=True)]
         self.content_types = [s.content_type for s in slides]
         table = self.section_table
-        self.sections = np.array([table.index[table.section_in_deck(table.section_for(s.content_type, s.title, s.text),
+        self.sections = np.array([table.index[table.section_in_deck(table.section_for(s.filed_type, s.title, s.text),
                                                                     s.deck_name)] for s in slides],
                                  dtype=np.int8)
         self.universes = [s.universe for s in slides]

@@ -136,3 +136,45 @@ def test_ocr_can_be_turned_off(tmp_path, monkeypatch):
     monkeypatch.setenv("SEEK_OCR", "off")
     _, slides = read_pptx(write_visual_deck(tmp_path / "Visual.pptx"), tmp_path)
     assert slides[0].picture_text == "" and slides[1].smartart_text  # the other fields are still read
+
+
+PICTURED_CHART = ("Top five states by penetration rate\nGoa Kerala Karnataka Maharashtra Delhi\n"
+                  "Bottom five states by penetration rate\nBihar Assam Jharkhand Punjab Odisha\n"
+                  "Electric two wheeler sales growth by region")
+
+
+def test_a_chart_pasted_as_a_picture_is_filed_by_what_it_shows_not_under_other(tmp_path, monkeypatch):
+    """Real decks paste charts and tables as pictures under a short title (#17: "slides filed by shape"):
+    ingest types such a slide "image", which once filed it under Other, a section a topical brief never
+    searches. OCR reads the picture's words; a picture showing 20 or more is filed by them."""
+    require_tool("tesseract", package="tesseract-ocr")
+    monkeypatch.setenv("SEEK_OCR", "on")
+    from pptx import Presentation
+    from pptx.util import Inches
+
+    from tests.visual_decks import text_picture
+
+    prs = Presentation()
+    cover = prs.slides.add_slide(prs.slide_layouts[0])
+    cover.shapes.title.text = "Quarterly market review"
+    for title, words in (("EV adoption", PICTURED_CHART), ("Our offsite", "TEAM OFFSITE")):
+        slide = prs.slides.add_slide(prs.slide_layouts[5])
+        slide.shapes.title.text = title
+        picture = text_picture(tmp_path / f"{title}.png", words, size=60)
+        slide.shapes.add_picture(str(picture), Inches(0.5), Inches(1.8), Inches(9))
+    (tmp_path / "decks").mkdir()
+    prs.save(str(tmp_path / "decks" / "Market review.pptx"))
+    store = Store(tmp_path / "library.db")
+    try:
+        assert ingest_path(tmp_path / "decks", store).files_ingested == 1
+        slides = {s.title: s for s in store.iter_slides()}
+    finally:
+        store.close()
+    chart, photo = slides["EV adoption"], slides["Our offsite"]
+    assert chart.content_type == photo.content_type == "image"
+    assert "penetration" in chart.picture_text.lower()
+    assert chart.section == "Capabilities & Overview" and photo.section == "Other"
+    library = Library.from_slides(list(slides.values()), embedder="fast")
+    assert library.section_of(library.id_to_row[chart.slide_id]) == "Capabilities & Overview"
+    shown = [c.id for c in SlideSearch(library).search_v2("penetration rate by state").cards()]
+    assert chart.slide_id in shown

@@ -140,6 +140,30 @@ class TestSlide:
         assert slide.canonical_deck_id == "fraud analytics"
         assert slide.snippet.startswith("Fraud detection Real-time scoring")
 
+    # An AUROC table and a bar chart pasted as pictures, as OCR reads them (both seen on the real decks).
+    PICTURED_TABLE = ("Model Accuracy Recall Precision Logistic regression 81% 52% 60% Decision tree 77% 41% 55% "
+                      "Random forest 83% 56% 64% Gradient boosting 84% 57% 66% on the held-out test data")
+    PICTURED_CHART = ("Top states by penetration rate in FY24 Goa Kerala Karnataka Maharashtra Delhi Bottom five "
+                      "states by penetration rate Bihar Assam Jharkhand Punjab Odisha across two wheeler sales")
+
+    @pytest.mark.parametrize(("field", "words", "section"), [
+        ("picture_text", PICTURED_TABLE, "Data & Analytics"),         # six KPI figures or more: data
+        ("picture_text", PICTURED_CHART, "Capabilities & Overview"),  # words, few figures: content
+        ("chart_text", PICTURED_TABLE, "Data & Analytics"),
+        ("smartart_text", PICTURED_CHART, "Capabilities & Overview"),
+        ("picture_text", "Photo of our team at the offsite", "Other"),  # a few words: a picture, filed as one
+        ("notes", PICTURED_CHART, "Other"),                            # notes are not what the slide shows
+    ])
+    def test_a_picture_slide_is_filed_by_the_words_its_pictures_show(self, field, words, section):
+        slide = Slide(slide_id="s", deck_id="d", title="Model comparison", content_type="image", **{field: words})
+        assert slide.section == section
+        assert slide.content_type == "image"  # only the section moves: 08 still weighs it as a picture
+
+    def test_only_picture_slides_are_refiled(self):
+        slide = Slide(slide_id="s", deck_id="d", title="Thank you", content_type="closing",
+                      picture_text=self.PICTURED_TABLE)
+        assert slide.section == "Other"
+
     def test_title_already_at_the_start_of_the_text_is_not_repeated(self):
         slide = Slide(slide_id="s", deck_id="d", title="Agenda", text="Agenda\nIntro\nClose")
         assert slide.snippet == "Agenda Intro Close"

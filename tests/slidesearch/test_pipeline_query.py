@@ -176,6 +176,10 @@ class TestNameDetectors:
         ("resume for Priya Raman and Tom Lee", ["priya raman", "tom lee"]),
         ("Naveen Gattu", []),
         ("Capital call reporting", []),
+        ("CV of Tom Lee", ["tom lee"]),
+        ("who were Tom and Ann", ["tom", "ann"]),
+        # "who is" asks about a person only when a name follows; otherwise it asks about a topic.
+        ("who is winning India's election on social media", []),
     ])
     def test_person_names_only_on_profile_wording(self, query, names):
         assert person_names(query) == names

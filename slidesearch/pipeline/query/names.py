@@ -1,7 +1,7 @@
 """Spec step 06b: is the query naming something specific? Three deterministic rarity detectors.
 
 1. Word: a non-generic query word found in 1..T slides.
-2. Person: only when the query says profile / resume / bio / who is, the capitalised name
+2. Person: only when the query says profile / resume / bio / "who is <Name>", the capitalised name
    spans in it. The first word's capital is grammar, not evidence, so a span starting at
    the first word counts only when it runs on into a second capitalised word
    ("Anand S profile" -> "anand s"; "Who is Naveen Gattu" -> "naveen gattu"). Person names
@@ -39,7 +39,10 @@ from slidesearch.library.view import LibraryView
 from slidesearch.pipeline.state import SearchState
 
 GENERIC = stoplist()
-PERSON_TRIGGER = re.compile(r"\b(profiles?|resumes?|r[eé]sum[eé]s?|bios?|biograph(?:y|ies)|who\s+is|who's|cv)\b", re.I)
+PERSON_TRIGGER = re.compile(r"\b(?i:profiles?|resumes?|r[eé]sum[eé]s?|bios?|biograph(?:y|ies)|cv)\b|"
+                            r"\b(?i:who)(?:\s+(?i:is|are|was|were)|['’](?i:s))\s+[A-Z]")
+"""A brief that asks about a person: profile / resume / bio / CV wording, or "who is" followed by a capitalised
+word ("who is Naveen Gattu"; "who is winning India's election on social media" asks about a topic)."""
 _TRIGGER_WORDS = frozenset({"profile", "profiles", "resume", "resumes", "résumé", "bio", "bios", "biography",
                             "who", "is", "cv", "of", "the"})
 _WORD = re.compile(r"[^\W\d_][\w'’.\-]*", re.UNICODE)
