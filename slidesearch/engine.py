@@ -90,7 +90,7 @@ class SlideSearch:
             NearDuplicateDedup(view, cfg.near_duplicate_threshold),                 # 10
             GlobalDeckCap(view.canonical_decks, cfg.global_deck_cap, view.states_results),  # 11
             RelevanceFloor(cfg.floor, cfg.floor_cosine, cfg.floor_entity_free, view),  # 12
-            GroupSections(table, view.canonical_decks, cfg.section_deck_cap, cfg.heading_rank),  # 13
+            GroupSections(table, view.canonical_decks, cfg.section_deck_cap, cfg.heading_rank, view),  # 13
             MasterBlend(view, cfg.section_cap, cfg.master_min_similarity, cfg.master_decay),  # 13
             QuantifiedGate(view, model),                                            # 13
             Caps(cfg.section_cap, cfg.global_cap, cfg.angle_cap),                   # 14

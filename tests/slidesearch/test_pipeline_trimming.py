@@ -133,6 +133,18 @@ class TestRelevanceFloor:
         other = RelevanceFloor(0.66, view=view).run(_state(("pricing slide",), deck_capped=cands)).floored
         assert [c.row for c in other] == [0, 1]
 
+    def test_a_cover_the_brief_did_not_ask_for_does_not_set_the_bar(self):
+        # A cover naming the client outscored every content slide: measured against it, only covers were kept,
+        # and 13 / 14b show no cover, so the brief got no card at all (realdecks q43 with the role cut off).
+        view = SimpleNamespace(roles=["cover", "", "", "closing"])
+        cands = _cands([1.5, 0.9, 0.7, 0.2])
+        assert [c.row for c in RelevanceFloor(0.66).run(_state(deck_capped=cands)).floored] == [0]  # no view: as before
+        assert [c.row for c in RelevanceFloor(0.66, view=view).run(_state(deck_capped=cands)).floored] == [0, 1, 2]
+        # Only role slides: the best of them is still kept (never empty).
+        only = RelevanceFloor(0.66, view=SimpleNamespace(roles=["cover", "closing"])).run(
+            _state(deck_capped=_cands([1.0, 0.1])))
+        assert [c.row for c in only.floored] == [0]
+
     def test_never_empties_a_nonempty_list(self):
         out = RelevanceFloor(0.99).run(_state(deck_capped=_cands([1e-9])))
         assert len(out.floored) == 1
@@ -194,6 +206,21 @@ class TestGroupSections:
         out = self._group(small_view, ("q",), ("Case Studies",), (Candidate(row=r[0], section="Other", score=1.0),))
         assert [c.row for c in out.grouped["Other"]] == [r[0]]
         assert out.notes
+
+    def test_a_named_cover_does_not_wait_for_a_slot_it_cannot_have(self, small_view, r):
+        # 14b never places a role slide: when the only named candidate is a cover, the candidates' own sections
+        # are headed as for any brief, instead of leaving the answer empty for a slot that never comes.
+        cands = (Candidate(row=r[0], section="Other", score=1.0), Candidate(row=r[4], section="Other", score=0.5))
+        state = _state(("q",), sections=SectionChoice(answer=("Case Studies",)), floored=cands,
+                       entity_rows=frozenset({r[0]}))
+        roles = [""] * small_view.n
+        plain = GroupSections(small_view.section_table, small_view.canonical_decks, 2,
+                              view=SimpleNamespace(roles=roles)).run(state)
+        assert not any(plain.grouped.values())  # a named content slide: 14b will place it
+        roles[r[0]] = "cover"
+        covered = GroupSections(small_view.section_table, small_view.canonical_decks, 2,
+                                view=SimpleNamespace(roles=roles)).run(state)
+        assert [c.row for c in covered.grouped["Other"]] == [r[0], r[4]]
 
     def test_a_section_holding_one_of_the_best_cards_gets_a_heading(self, small_view, r):
         cands = (Candidate(row=r[3], section="Case Studies", score=0.8),

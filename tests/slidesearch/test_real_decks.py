@@ -206,6 +206,15 @@ class TestRoles:
         # When a card shown does name it, nothing is said.
         assert not any("appears only on" in n for n in drive[0].search_v2("Initech").notes)
 
+    def test_a_cover_outscoring_every_content_slide_still_leaves_an_answer(self, drive):
+        # With 08's role cut off, the covers naming a client outscore the content slides; the floor once measured
+        # every slide against them and 13 shows no cover, so the brief showed nothing at all.
+        from slidesearch.config import SearchConfig
+
+        engine = SlideSearch(drive[0].library, SearchConfig(low_content_weight=1.0), llm="offline")
+        for query in ("Initech case studies", "Globex Analytics Proposal", "Customer Analytics Case Study"):
+            assert engine.search_v2(query).cards(), query
+
     def test_an_agenda_brief_gets_the_agenda(self, drive):
         engine, ids = drive
         shown = [c.id for c in _cards(engine, "agenda slide")]

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import ClassVar
 
+from slidesearch.library.view import LibraryView
 from slidesearch.pipeline.state import Cards, SearchState
 from slidesearch.pipeline.trim.deckcap import cap_per_deck
 from slidesearch.sections import SectionTable
@@ -19,7 +20,8 @@ class GroupSections:
     sections those candidates belong to get headings instead (standing rule: never turn a
     non-empty pool into an empty response) — unless a candidate literally matches a 06b
     name: then the guaranteed slot (14b) puts it under the heading asked for, as the seed
-    does for "blackrock case studies".
+    does for "blackrock case studies". A cover or other role slide naming it does not count:
+    14b never places one.
 
     With several angles the same rule holds for each angle on its own (spec 03: each angle
     is served on its own): when none of an angle's floored candidates sits in a headed
@@ -35,13 +37,16 @@ class GroupSections:
     writes: ClassVar[frozenset[str]] = frozenset({"grouped", "group_notes"})
     output: ClassVar[str | None] = "grouped"
 
-    def __init__(self, table: SectionTable, canonical_decks: Sequence[str], deck_cap: int, open_rank: int = 0) -> None:
+    def __init__(self, table: SectionTable, canonical_decks: Sequence[str], deck_cap: int, open_rank: int = 0,
+                 view: LibraryView | None = None) -> None:
+        """``view``'s roles tell the slides 14b never places: a cover naming the client leaves no card for 14b
+        to splice in, so it does not stand in for the fallback below (without a view every named slide does)."""
         if deck_cap < 1:
             raise ValueError(f"the per-section deck cap must be at least 1, got {deck_cap}")
         if open_rank < 0:
             raise ValueError(f"the heading rank must be 0 (off) or more, got {open_rank}")
         self.table, self.canonical_decks, self.deck_cap = table, canonical_decks, deck_cap
-        self.open_rank = open_rank
+        self.open_rank, self.view = open_rank, view
 
     def _opened(self, state: SearchState, candidates: Cards, headed: list[str]) -> set[str]:
         """Topical sections not headed by 04 that hold one of the ``open_rank`` best candidates (never a carved-out
@@ -70,7 +75,8 @@ class GroupSections:
         opened = self._opened(state, candidates, headed)
         headed = [s for s in names if s in headed or s in opened]
         notes: tuple[str, ...] = ()
-        named = any(c.row in state.entity_rows for c in candidates)
+        roles = self.view.roles if self.view is not None and state.entity_rows else None
+        named = any(c.row in state.entity_rows and not (roles and c.row >= 0 and roles[c.row]) for c in candidates)
         if candidates and not named and not any(c.section in headed for c in candidates):
             headed = [s for s in names if any(c.section == s for c in candidates)]
             notes = (*notes, "nothing matched in the sections asked for; showing the sections that did match")

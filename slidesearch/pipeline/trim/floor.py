@@ -55,13 +55,22 @@ class RelevanceFloor:
         candidates = state.deck_capped
         if not candidates:
             return replace(state, floored=candidates)
-        score_floor = _per_angle(candidates, self._bar_value, self.share)
-        best = max(candidates, key=lambda c: c.score)
         asked = asked_roles(state.angles) if self.view is not None else frozenset()
-        roles = self.view.roles if asked and self.view is not None else []
+        roles = self.view.roles if self.view is not None else []
 
         def by_kind(c: Candidate) -> bool:
             return bool(asked) and c.row >= 0 and roles[c.row] in asked
+
+        def answer(c: Candidate) -> bool:
+            return c.row < 0 or not roles or not roles[c.row] or roles[c.row] in asked
+
+        # A cover, agenda or closing slide the brief did not ask for is no answer (08 cuts it, 14b never
+        # places it), so it neither sets the bar nor takes the place kept for the best: measured against a
+        # cover that outscored every content slide, a brief kept only covers, which 13 does not head, and
+        # showed no card at all.
+        answers = tuple(c for c in candidates if answer(c)) or candidates
+        score_floor = _per_angle(answers, self._bar_value, self.share)
+        best = max(answers, key=lambda c: c.score)
 
         if self.cosine_share > 0:
             cosine_floor = _per_angle(candidates, lambda c: c.cosine, self.cosine_share)
