@@ -9,6 +9,8 @@ so filed ("Model Comparison / Final Model (Test Data)": an AUROC table pasted as
 SHOWN modes (comma-separated):
   type    an "image" slide whose pictures, charts and SmartArt show at least SHOWN_TYPE_WORDS (default 8)
           words (OCR; a photo under a typed caption stays an image) is typed as a slide with that body: "dashboard" with 6+ figures, else "content"
+  titled    with type: count the title's words too (title + pictured >= SHOWN_TYPE_WORDS, pictured alone
+            >= SHOWN_MIN_WORDS, default 8): a question title over a chart whose labels OCR reads in a few words
   section with type: only the section moves (the slide keeps its "image" type and 08's low-content cut)
   role    the role reader counts the shown words as the body (a picture of a table is not a divider)
 
@@ -33,6 +35,7 @@ from slidesearch.roles import deck_roles
 
 modes = set(filter(None, os.environ.get("SHOWN", "").split(",")))
 type_words = int(os.environ.get("SHOWN_TYPE_WORDS", "8"))
+min_words = int(os.environ.get("SHOWN_MIN_WORDS", "8"))
 SHOWN_FIELDS = ("smartart_text", "chart_text", "picture_text")
 
 
@@ -51,7 +54,9 @@ def build_library(dataset, embedder_name, lexical=None):
         table = lib.section_table
         changed = 0
         for i, ct in enumerate(lib.content_types):
-            if ct == "image" and len(tokenize(pictured[i])) >= type_words:
+            enough = (len(tokenize(pictured[i])) >= type_words if "titled" not in modes else
+                      len(tokenize(pictured[i])) >= min_words and len(tokenize(f"{lib.titles[i]} {pictured[i]}")) >= type_words)
+            if ct == "image" and enough:
                 new = "dashboard" if len(_NUMBER.findall(shown[i])) >= 6 else "content"
                 if "section" not in modes:
                     lib.content_types[i] = new
