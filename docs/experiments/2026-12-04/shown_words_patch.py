@@ -25,8 +25,6 @@ import runpy
 import sys
 from functools import cached_property
 
-import numpy as np
-
 import eval.slides_run as sr
 from core.text import tokenize
 from slidesearch.content_type import _NUMBER
