@@ -29,6 +29,12 @@ _CLOSING = re.compile(
     r"let'?s talk|obrigad[oa]|gracias|danke|merci|спасибо|ありがとう)\b", re.IGNORECASE)
 _APPENDIX = re.compile(r"^\s*(appendix|appendices|annex|back-?up( slides)?|supplementary)\b", re.IGNORECASE)
 _COVER_BODY_WORDS = 16
+_OPENING_BODY_WORDS = 40
+"""A deck's slide 1 is its cover up to this many words: title, subtitle, the presenters' names and numbers, the
+school and the term ("Customer Segmentation / Wonderful Wines of the World / four students with their student
+numbers / NOVA Information Management School ... (Spring 2020/2021)" is 30). A library holding a sample of a
+deck's slides (SlideVQA: slides 10 to 15) cannot tell its lowest slide opens the deck, so there a cover is
+held to ``_COVER_BODY_WORDS``: 40 there made 13 topical briefs' content slides covers (docs/EXPERIMENT_LOG.md)."""
 _COVER_DECK_SLIDES = 4
 """A deck this long opens with a cover; a two-slide handout's first slide is content."""
 _DIVIDER_BODY_WORDS = 6
@@ -48,6 +54,10 @@ _ASKED = {
 _SHAPED_TYPES = frozenset({"table", "chart", "dashboard", "diagram"})
 """Content types read from a slide's shapes: a slide with a table, a chart or a diagram says something,
 whatever its word count (a cover titled "... Case Study" is still a cover)."""
+_DRAWN_TYPES = _SHAPED_TYPES - {"diagram"}
+"""The shaped types a deck's first slide keeps whatever its word count. A "diagram" can be three text boxes
+(``content_type``'s rule), which is what a cover is: title, subtitle, presenter ("ENERGY DRINK / MARKET
+ANALYSIS / SQL Project / -VANSHITA MATHUR"); so a short first slide typed diagram is a cover."""
 
 
 def slide_role(title: str, text: str, number: int, first_number: int, deck_slides: int,
@@ -57,9 +67,10 @@ def slide_role(title: str, text: str, number: int, first_number: int, deck_slide
     ``number`` is its place in the deck, ``first_number`` the deck's first slide's and
     ``deck_slides`` how many the deck holds. Order: an agenda or appendix title; a closing title
     ("Thank you", "Questions?", "Contact us") over a short body; a section-header slide (a divider,
-    whatever its wording); the first slide of a deck of four or more with a short body, or of the
-    title type, and no table, chart or diagram (the cover: title, presenter, date); any other slide of such
-    a deck whose body is a few words under a short title, again with no content shape (a section divider).
+    whatever its wording); the first slide of a deck of four or more with a short body (under 40 words when
+    it is slide 1, else under 16) or of the title type, and no table or chart (the cover: title, presenter,
+    date; three text boxes typed "diagram" included); any other slide of such a deck whose body is a few
+    words under a short title, with no content shape (a section divider).
     """
     first_line = (title or text).strip().splitlines()[0] if (title or text).strip() else ""
     body_words = len(tokenize(text)) if title else max(0, len(tokenize(text)) - len(tokenize(first_line)))
@@ -71,10 +82,13 @@ def slide_role(title: str, text: str, number: int, first_number: int, deck_slide
         return "closing"
     if content_type == _SECTION_HEADER:
         return "divider"
-    if deck_slides < _COVER_DECK_SLIDES or content_type in _SHAPED_TYPES:
+    if deck_slides < _COVER_DECK_SLIDES or content_type in _DRAWN_TYPES:
         return CONTENT
-    if number == first_number and (body_words < _COVER_BODY_WORDS or content_type == _TITLE):
+    if number == first_number and (body_words < (_OPENING_BODY_WORDS if number <= 1 else _COVER_BODY_WORDS)
+                                   or content_type == _TITLE):
         return "cover"
+    if content_type in _SHAPED_TYPES:
+        return CONTENT
     if body_words < _DIVIDER_BODY_WORDS and len(tokenize(first_line)) <= 8:
         return "divider"
     return CONTENT

@@ -34,7 +34,20 @@ class TestSlideRole:
 
     def test_a_first_slide_with_a_chart_or_a_long_body_is_not_a_cover(self):
         assert slide_role("Revenue by region", "EMEA 40% APAC 30%", 1, 1, SIX, "chart") == CONTENT
-        assert slide_role("Overview", "word " * 30, 1, 1, SIX) == CONTENT
+        assert slide_role("Overview", "word " * 45, 1, 1, SIX) == CONTENT
+
+    def test_a_deck_opening_with_its_presenters_names_and_numbers_opens_with_a_cover(self):
+        # 30 words: the names and student numbers of four presenters, the school and the term.
+        body = ("Wonderful Wines of the World\nCatarina Moreira n 20201034\nLuisa Barral n 20201045\n"
+                "Maria Madalena Valerio n 20200657\nYu Song n 20200572\n"
+                "NOVA Information Management School Business Cases with Data Science (Spring 2020/2021)")
+        assert slide_role("Customer Segmentation", body, 1, 1, SIX) == "cover"
+        # Three text boxes make a "diagram", which is what a cover is made of; a drawn chart or table is not.
+        assert slide_role("ENERGY DRINK", "MARKET ANALYSIS\nSQL Project\nVanshita Mathur", 1, 1, SIX, "diagram") == "cover"
+        assert slide_role("Our process", "Discover\nDesign\nDeliver", 3, 1, SIX, "diagram") == CONTENT
+        assert slide_role("Revenue", "EMEA APAC", 1, 1, SIX, "table") == CONTENT
+        # A library holding slides 10-15 of a deck cannot tell its slide 10 opens it: the stricter 16 words hold.
+        assert slide_role("Customer Segmentation", body, 10, 10, SIX) == CONTENT
 
     def test_a_short_handout_has_no_cover_or_dividers(self):
         assert slide_role("Customer dashboard", "NPS and churn", 1, 1, 2) == CONTENT
@@ -49,7 +62,9 @@ class TestSlideRole:
         assert slide_role("Our approach", body, 3, 1, SIX, "section_header") == "divider"
 
     def test_a_first_slide_of_the_title_type_is_a_cover_past_the_word_limit(self):
-        body = "Prepared for Acme Telecom by the analytics practice, London office, March 2025, confidential draft for the steering committee review"
+        body = ("Prepared for Acme Telecom by the analytics practice, London office, March 2025, confidential draft for "
+                "the steering committee review, with the discovery findings, the pilot design, the measured results, "
+                "the roll-out plan and the commercial terms the client asked us to set out in this document")
         assert slide_role("Customer Analytics", body, 1, 1, SIX) == CONTENT
         assert slide_role("Customer Analytics", body, 1, 1, SIX, "title") == "cover"
 
