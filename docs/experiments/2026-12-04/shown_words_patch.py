@@ -12,6 +12,7 @@ SHOWN modes (comma-separated):
   titled    with type: count the title's words too (title + pictured >= SHOWN_TYPE_WORDS, pictured alone
             >= SHOWN_MIN_WORDS, default 8): a question title over a chart whose labels OCR reads in a few words
   section with type: only the section moves (the slide keeps its "image" type and 08's low-content cut)
+  pictured20 with role: only slides whose pictures show 20+ words are read with the pictured words
   role    the role reader counts the shown words as the body (a picture of a table is not a divider)
 
 The "type,section" reading at 20 words became the product's rule (``slidesearch.content_type.filed_type``);
@@ -70,7 +71,12 @@ sr.build_library = build_library
 if "role" in modes:
     def roles(self):
         lib = self._library
-        return deck_roles(lib.titles, shown_texts(lib), lib.slide_numbers, lib.deck_ids, lib.content_types)
+        texts = shown_texts(lib)
+        if "pictured20" in modes:  # only a slide whose pictures show PICTURED_WORDS words is read with them
+            from slidesearch.content_type import PICTURED_WORDS
+            pictured = shown_texts(lib, typed=False)
+            texts = [t if len(tokenize(p)) >= PICTURED_WORDS else x for t, p, x in zip(texts, pictured, lib.texts)]
+        return deck_roles(lib.titles, texts, lib.slide_numbers, lib.deck_ids, lib.content_types)
     prop = cached_property(roles)
     prop.__set_name__(LibraryView, "roles")
     LibraryView.roles = prop
