@@ -19,7 +19,7 @@ from slidesearch.ingest import ingest_path
 from slidesearch.library import Library, LibraryView
 from slidesearch.store import Store
 
-TITLE_ONLY, TITLE_AND_BODY, TITLE_ONLY_LAYOUT = 0, 1, 5
+TITLE_ONLY, TITLE_AND_BODY, TITLE_ONLY_LAYOUT, BLANK_LAYOUT = 0, 1, 5, 6
 
 
 def _deck(path: Path, slides: list[tuple[str, list[str]] | tuple[str, list[str], list[tuple[str, str]]]],
@@ -286,6 +286,42 @@ class TestLayoutRoles:
 
     def test_content_slides_and_a_title_layout_reused_for_content_are_not_roles(self, roles):
         assert roles["The challenge"] == roles["Results"] == roles["Lessons learned"] == ""
+
+
+def _text_box_cover_deck(path: Path) -> None:
+    """A student deck: its cover is three text boxes on a blank layout (title, subtitle, the presenters with their
+    numbers and school: 30 words), then four content slides."""
+    prs = Presentation()
+    cover = prs.slides.add_slide(prs.slide_layouts[BLANK_LAYOUT])
+    for top, text in ((0.5, "Customer Segmentation"), (2.0, "Wonderful Wines of the World"),
+                      (3.5, "Catarina Moreira n 20201034\nLuisa Barral n 20201045\nMaria Madalena Valerio n 20200657\n"
+                            "Yu Song n 20200572\nNOVA Information Management School, Business Cases with Data Science")):
+        cover.shapes.add_textbox(Inches(1), Inches(top), Inches(8), Inches(1)).text_frame.text = text
+    for title, body in (("Clustering", "K-means on recency, frequency and spend gave four customer clusters"),
+                        ("Cluster profiles", "Young frequent buyers, loyal collectors, occasional gifters, bargain hunters"),
+                        ("Marketing suggestions", "A loyalty tier for collectors and bundles for occasional gifters"),
+                        ("Next steps", "Test the bundles in two regions before the national roll-out")):
+        slide = prs.slides.add_slide(prs.slide_layouts[TITLE_AND_BODY])
+        slide.shapes.title.text = title
+        slide.placeholders[1].text_frame.text = body
+    path.parent.mkdir(parents=True, exist_ok=True)
+    prs.save(str(path))
+
+
+def test_a_cover_of_text_boxes_naming_its_presenters_is_a_cover(tmp_path):
+    # realdecks q08: such a cover ("diagram" by its three text boxes, 30 words) was the brief's first card.
+    _text_box_cover_deck(tmp_path / "Decks/Wine Segmentation.pptx")
+    store = Store(tmp_path / "library.db")
+    try:
+        assert not ingest_path(tmp_path / "Decks", store).failures
+        slides = list(store.iter_slides())
+    finally:
+        store.close()
+    library = Library.from_slides(slides, embedder="fast")
+    roles = {s.slide_number: role for s, role in zip(slides, LibraryView(library).roles, strict=True)}
+    assert roles[1] == "cover" and not any(roles[n] for n in (2, 3, 4, 5))
+    cards = SlideSearch(library, llm="offline").search_v2("wine customer segmentation and marketing").cards()
+    assert cards and cards[0].title != "Customer Segmentation"
 
 
 class TestSections:
