@@ -262,17 +262,22 @@ def _layout_deck(path: Path) -> None:
     prs.save(str(path))
 
 
+def _ingested(root: Path) -> list:
+    """The slides of the decks under ``root / "Decks"``, through the real ingest path into a store."""
+    store = Store(root / "library.db")
+    try:
+        assert not ingest_path(root / "Decks", store).failures
+        return list(store.iter_slides())
+    finally:
+        store.close()
+
+
 @pytest.fixture(scope="module")
 def roles(tmp_path_factory) -> dict[str, str]:
     """Each slide's role (by title) in the ingested layout deck."""
     root = tmp_path_factory.mktemp("layouts")
     _layout_deck(root / "Decks/Demand Forecasting.pptx")
-    store = Store(root / "library.db")
-    try:
-        assert not ingest_path(root / "Decks", store).failures
-        slides = list(store.iter_slides())
-    finally:
-        store.close()
+    slides = _ingested(root)
     view = LibraryView(Library.from_slides(slides, embedder="fast"))
     return {s.title: view.roles[i] for i, s in enumerate(slides)}
 
@@ -311,12 +316,7 @@ def _text_box_cover_deck(path: Path) -> None:
 def test_a_cover_of_text_boxes_naming_its_presenters_is_a_cover(tmp_path):
     # realdecks q08: such a cover ("diagram" by its three text boxes, 30 words) was the brief's first card.
     _text_box_cover_deck(tmp_path / "Decks/Wine Segmentation.pptx")
-    store = Store(tmp_path / "library.db")
-    try:
-        assert not ingest_path(tmp_path / "Decks", store).failures
-        slides = list(store.iter_slides())
-    finally:
-        store.close()
+    slides = _ingested(tmp_path)
     library = Library.from_slides(slides, embedder="fast")
     roles = {s.slide_number: role for s, role in zip(slides, LibraryView(library).roles, strict=True)}
     assert roles[1] == "cover" and not any(roles[n] for n in (2, 3, 4, 5))
