@@ -73,6 +73,8 @@ _LAYOUT_BODY_WORDS = 20
 "Title Slide" layout with a 189-word body is not a cover)."""
 _LAYOUT_TYPES = {"title": "title", "section": "section_header"}
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?\s*(?:%|x\b|k\b|m\b|mn\b|bn\b)|[$€£]\s*\d")
+_KPI_FIGURES = 6
+"""Figures with a unit (81%, $2.4M, 3x) that make a slide number-dense: a KPI slide, or a pictured table of them."""
 
 
 def classify_content_type(shape: SlideShape) -> str:
@@ -107,7 +109,7 @@ def classify_content_type(shape: SlideShape) -> str:
         return "framework"
     if _PROCESS_TITLE.search(title) or (shape.n_text_boxes >= 3 and body_words < 25 * shape.n_text_boxes):
         return "diagram"
-    if _DASHBOARD.search(title) or len(_NUMBER.findall(text)) >= 6:
+    if _DASHBOARD.search(title) or len(_NUMBER.findall(text)) >= _KPI_FIGURES:
         return "dashboard"
     if shape.n_tables:
         return "table"
@@ -122,19 +124,17 @@ screenshot pasted as a picture, not decoration: on the real decks "Model Compari
 (an AUROC table) and "Identify the top 5 states with the highest penetration rate..." (a bar chart) were filed
 under Other by shape. 16 to 50 measured alike on the tuning decks; 8 and 12 took in screenshots of web pages
 (docs/EXPERIMENT_LOG.md, 2026-12-02)."""
-_FIGURES = 6
-"""As many figures (with a unit: 81%, $2.4M, 3x) as the number-dense KPI rule above: a pictured table of them is data."""
 
 
-def filed_type(content_type: str, shown: str, pictured: str) -> str:
+def filed_type(content_type: str, typed: str, pictured: str) -> str:
     """The content type a slide's section is read from: its own, except for a picture slide ("image") whose
     pictures show ``PICTURED_WORDS`` words or more (``pictured``: their OCR, chart and SmartArt words), which is
-    filed by what it shows: "dashboard" (Data & Analytics) when its words (``shown``: typed and pictured) hold
-    six figures or more, else "content".
+    filed by what it shows: "dashboard" (Data & Analytics) when its words (``typed`` and pictured) are
+    number-dense as a KPI slide's, else "content".
 
     Only the section moves: the slide keeps its type, so 08 still weighs it as a picture (taking the cut off
     as well lost on the tuning decks: a screenshot's OCR is noisy evidence).
     """
     if content_type != "image" or len(tokenize(pictured)) < PICTURED_WORDS:
         return content_type
-    return "dashboard" if len(_NUMBER.findall(shown)) >= _FIGURES else "content"
+    return "dashboard" if len(_NUMBER.findall(f"{typed}\n{pictured}")) >= _KPI_FIGURES else "content"

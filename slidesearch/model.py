@@ -267,10 +267,7 @@ class Slide(BaseModel):
     @property
     def filed_type(self) -> str:
         """The content type its section is read from (``content_type.filed_type``: a pictured chart is data)."""
-        if self.content_type != "image":  # the only type filed by its pictures: skip the joins for the rest
-            return self.content_type
-        pictured = self.pictured_text
-        return filed_type(self.content_type, f"{self.text}\n{pictured}", pictured)
+        return filed_type(self.content_type, self.text, self.pictured_text)
 
     @property
     def section(self) -> str:
