@@ -1,6 +1,8 @@
 """Text hidden from text frames: pictures (OCR), SmartArt, charts; titles of slides without a title placeholder."""
 
 import pytest
+from pptx import Presentation
+from pptx.util import Inches
 from system_tools import require_tool
 
 from slidesearch.engine import SlideSearch
@@ -17,6 +19,7 @@ from tests.visual_decks import (
     SMARTART_WORDS,
     TEXTBOX_TITLE,
     _diagram_data,
+    text_picture,
     write_visual_deck,
 )
 
@@ -149,11 +152,6 @@ def test_a_chart_pasted_as_a_picture_is_filed_by_what_it_shows_not_under_other(t
     searches. OCR reads the picture's words; a picture showing 20 or more is filed by them."""
     require_tool("tesseract", package="tesseract-ocr")
     monkeypatch.setenv("SEEK_OCR", "on")
-    from pptx import Presentation
-    from pptx.util import Inches
-
-    from tests.visual_decks import text_picture
-
     prs = Presentation()
     cover = prs.slides.add_slide(prs.slide_layouts[0])
     cover.shapes.title.text = "Quarterly market review"
