@@ -32,3 +32,30 @@ class TestStatedIn:
 
     def test_a_word_of_an_unspaced_script_is_stated_anywhere_in_the_text(self):
         assert stated_in("需要予測", "小売の需要予測モデル", None)
+
+
+class TestAnAnswerThatStatesNoneOfTheBrief:
+    """Every word of the brief is in the library, but on slides the answer does not show: the note says so."""
+
+    def _run(self, view, rows, query: str, *shown_ids: str):
+        cards = tuple(Candidate(row=r, section="Capabilities & Overview") for r in rows(*shown_ids))
+        return CoverageCheck(view).run(SearchState(query=query, angles=(query,),
+                                                   groups={"Capabilities & Overview": cards}))
+
+    def test_cards_stating_none_of_its_words_get_a_note_naming_them(self, small_view, rows):
+        state = self._run(small_view, rows, "fund retention", "pricing-terms", "cloud-workloads")
+        assert state.coverage_note == ('no card shown uses "fund" or "retention"; '
+                                       "showing the closest related material by meaning")
+        assert state.uncovered_terms == ()  # the library holds both words: no gap in the library is claimed
+
+    def test_one_card_stating_one_word_by_its_stem_is_enough(self, small_view, rows):
+        # "Fund reporting ... private markets funds": "fund" is stated, so the answer is not by meaning alone.
+        assert self._run(small_view, rows, "fund retention", "pricing-terms", "capital-reporting").coverage_note is None
+
+    def test_no_card_no_note(self, small_view):
+        state = CoverageCheck(small_view).run(SearchState(query="fund retention", angles=("fund retention",), groups={}))
+        assert state.coverage_note is None
+
+    def test_a_word_the_library_never_uses_keeps_the_library_note(self, small_view, rows):
+        note = self._run(small_view, rows, "zeppelin retention", "pricing-terms").coverage_note or ""
+        assert note.startswith('nothing in the library uses that exact wording ("zeppelin")')

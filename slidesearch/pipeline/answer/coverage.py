@@ -2,6 +2,9 @@
 
 In a scoped search, words the library holds only outside the searched universes are named
 too, and a query with no words at all ("😀", "?") is said to be answered by meaning alone.
+So is an answer none of whose cards states any of the brief's topic words although the library
+holds them apart ("wind farm project financing" over decks that say "wind", "farm" and
+"financing" only on unrelated slides): every card then matched by meaning, and the rep is told.
 """
 
 from __future__ import annotations
@@ -138,6 +141,11 @@ def _quoted(terms: Sequence[str]) -> str:
 NO_WORDS_NOTE = "the query holds no words to match literally; showing the closest material by meaning"
 
 
+def unstated_note(words: Sequence[str]) -> str:
+    """The note for an answer none of whose cards states any of ``words`` (each held elsewhere in the library)."""
+    return f"no card shown uses {_quoted(words)}; showing the closest related material by meaning"
+
+
 class CoverageCheck:
     """16: tells a genuine gap in the library apart from a ranking miss."""
 
@@ -160,13 +168,27 @@ class CoverageCheck:
         if state.universes:
             known = [w for w in distinctive_words(state.angles) if w not in terms]
             scoped = absent_in_scope(known, view.bm25, view.scope_mask(state.universes))
-        if terms or scoped:  # never name a word a shown card states (a verified row's words are not indexed)
-            shown = [(text, set(view.bm25.analyse(text)) if view.bm25 else None) for text in self._shown_texts(state)]
-            terms = [t for t in terms if not any(stated_in(t, text, view.bm25, stems) for text, stems in shown)]
-            scoped = [t for t in scoped if not any(stated_in(t, text, view.bm25, stems) for text, stems in shown)]
+        # Never name a word a shown card states (a verified row's words are not indexed).
+        shown = self._shown_texts(state)
+        stems: dict[int, set[str] | None] = {}  # each card's stems, analysed once and only when a word needs them
+
+        def card_stems(i: int) -> set[str] | None:
+            if i not in stems:
+                stems[i] = set(view.bm25.analyse(shown[i])) if view.bm25 else None
+            return stems[i]
+
+        def on_a_card(word: str) -> bool:
+            return any(stated_in(word, text, view.bm25, card_stems(i)) for i, text in enumerate(shown))
+
+        terms = [t for t in terms if not on_a_card(t)]
+        scoped = [t for t in scoped if not on_a_card(t)]
         note = coverage_note(terms, scoped, state.universes or ())
         if note is None and not any(_WORD.search(angle) for angle in state.angles):
             note = NO_WORDS_NOTE  # "😀" or "?": nothing literal to match, so say the answer is by meaning
+        if note is None and shown:
+            words = distinctive_words(state.angles)
+            if words and not any(on_a_card(w) for w in words):
+                note = unstated_note(words)
         return replace(state, uncovered_terms=tuple([*terms, *scoped]), coverage_note=note)
 
     def _shown_texts(self, state: SearchState) -> list[str]:
