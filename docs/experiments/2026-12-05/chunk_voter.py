@@ -48,30 +48,36 @@ def main() -> None:
         extra = model.encode(texts) if texts else np.zeros((0, library.vectors.shape[1]), dtype=np.float32)
         rows_a = np.asarray(rows, dtype=np.int64)
         base_vecs = np.asarray(library.vectors)
-        deck_of = dict(zip(library.ids, library.deck_ids, strict=True))
-        figures: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
-        for q in dataset.queries:
-            if not q.qrels:
-                continue
-            text = q.text if isinstance(q.text, str) else "; ".join(q.text)
-            qv = model.encode([text])[0]
+
+        def rankers(qv: np.ndarray, base_vecs=base_vecs, extra=extra, rows_a=rows_a) -> dict[str, np.ndarray]:
             base = base_vecs @ qv
             best = base.copy()
-            if len(rows):
+            if rows_a.size:
                 np.maximum.at(best, rows_a, extra @ qv)
-            rankers = {"base": base, "max": best}
-            for w in (0.25, 0.5):
-                rankers[f"lift{w}"] = base + w * (best - base)
-            for label, scores in rankers.items():
-                f = reference_figures(label, ids_by_score(library, scores, 100), q.qrels, q.judged, deck_of,
-                                      IDEAL_DECK_CAP, dataset.gain)
-                for key in (f"{label}_ndcg@10", f"{label}_capped_ndcg@10"):
-                    figures[q.kind or "-"][key].append(f[key])
-                    figures["all"][key].append(f[key])
-        for kind, figs in sorted(figures.items()):
-            print(name, kind, len(next(iter(figs.values()))),
-                  " ".join(f"{k}={np.mean(v):.4f}" for k, v in figs.items()), flush=True)
+            return {"base": base, "max": best, **{f"lift{w}": base + w * (best - base) for w in (0.25, 0.5)}}
 
+        report(name, dataset, library, rankers)
+
+
+def report(name, dataset, library, rankers) -> None:
+    """Print, by kind of brief, each ranker's nDCG@10 (uncapped and deck-capped) as the harness reads plain
+    MiniLM; ``rankers(query_vector)`` returns {label: one score per library row}."""
+    model = library.embedder()
+    deck_of = dict(zip(library.ids, library.deck_ids, strict=True))
+    figures: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for q in dataset.queries:
+        if not q.qrels:
+            continue
+        qv = model.encode([q.text if isinstance(q.text, str) else "; ".join(q.text)])[0]
+        for label, scores in rankers(qv).items():
+            f = reference_figures(label, ids_by_score(library, scores, 100), q.qrels, q.judged, deck_of,
+                                  IDEAL_DECK_CAP, dataset.gain)
+            for key in (f"{label}_ndcg@10", f"{label}_capped_ndcg@10"):
+                figures[q.kind or "-"][key].append(f[key])
+                figures["all"][key].append(f[key])
+    for kind, figs in sorted(figures.items()):
+        print(name, kind, len(next(iter(figs.values()))),
+              " ".join(f"{k}={np.mean(v):.4f}" for k, v in figs.items()), flush=True)
 
 if __name__ == "__main__":
     main()
