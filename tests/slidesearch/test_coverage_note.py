@@ -49,8 +49,10 @@ class TestAnAnswerThatStatesNoneOfTheBrief:
         assert state.uncovered_terms == ()  # the library holds both words: no gap in the library is claimed
 
     def test_one_card_stating_one_word_by_its_stem_is_enough(self, small_view, rows):
-        # "Fund reporting ... private markets funds": "fund" is stated, so the answer is not by meaning alone.
-        assert self._run(small_view, rows, "fund retention", "pricing-terms", "capital-reporting").coverage_note is None
+        # "... with NAV reconciliation": "reconciliations" is stated by its stem, so the answer is not by meaning alone.
+        query = "reconciliations retention"
+        assert self._run(small_view, rows, query, "pricing-terms", "cloud-workloads").coverage_note
+        assert self._run(small_view, rows, query, "pricing-terms", "capital-reporting").coverage_note is None
 
     def test_no_card_no_note(self, small_view):
         state = CoverageCheck(small_view).run(SearchState(query="fund retention", angles=("fund retention",), groups={}))
