@@ -243,7 +243,7 @@ class SlideSearch:
         """Explanations for a response's cards (all, or those in ``ids``), ranked query and 600-char snippets."""
         cards = [c for c in response.cards() if ids is None or c.id in set(ids)]
         items = [ExplainItem(card=c, snippet=self._snippet_for(c), fields=self._fields_for(c)) for c in cards]
-        return explain_items(response.query, items, self.model, response.expanded_terms)
+        return explain_items(response.query, items, self.model, response.expanded_terms, response.entity_terms)
 
     def explain(self, query: str | list[str], slide_ids: Sequence[str],
                 universes: Sequence[str] | None = None) -> list[Explanation]:
@@ -282,4 +282,4 @@ class SlideSearch:
                                                  verified=True)))
         items = [ExplainItem(card=c, snippet=self._snippet_for(c), shown=c.id in shown,
                              fields=self._fields_for(c)) for c in cards]
-        return explain_items(response.query, items, self.model, response.expanded_terms)
+        return explain_items(response.query, items, self.model, response.expanded_terms, response.entity_terms)

@@ -69,13 +69,26 @@ def _quoted(terms: Sequence[str]) -> str:
     return ", ".join(f'"{t}"' for t in terms)
 
 
-def offline_explanation(query: str, item: ExplainItem, expanded: Sequence[str] = ()) -> Explanation:
-    """An honest explanation from the card's own factors and the words it literally contains."""
+def _specific(terms: Sequence[str]) -> str:
+    """How the explainer names 06b's terms a card holds: '"election", a specific term from the query'."""
+    return f"{_quoted(terms)}, {'a specific term' if len(terms) == 1 else 'specific terms'} from the query"
+
+
+def offline_explanation(query: str, item: ExplainItem, expanded: Sequence[str] = (),
+                        entity_terms: Sequence[str] = ()) -> Explanation:
+    """An honest explanation from the card's own factors and the words it literally contains.
+
+    ``entity_terms`` are the terms 06b found (``SearchResponse.entity_terms``): a rare word or phrase, or a person
+    asked about. The guaranteed slot (14b) and the entity factor are explained by the ones the card holds, by name:
+    "election" in "who is winning India's election on social media" is a rare word, not a name, and the card
+    must not call it one.
+    """
     card, f = item.card, item.card.factors
     text = "\n".join([card.title, item.snippet, *item.fields.values()])
     matched = literal_matches(query, text)
     padded = f" {punctuation_insensitive(text)} "
     related = [t for t in expanded if f" {punctuation_insensitive(t)} " in padded][:3]
+    named = [t for t in entity_terms if f" {punctuation_insensitive(t)} " in padded]
     parts: list[str] = [] if item.shown else ["Not among the results for this query."]
     if card.verified:
         who = f" for {card.client}" if card.client else ""
@@ -98,9 +111,11 @@ def offline_explanation(query: str, item: ExplainItem, expanded: Sequence[str] =
     if related:
         parts.append(f"Also mentions related term{'s' if len(related) > 1 else ''} {_quoted(related)}.")
     if card.guaranteed:
-        parts.append(f"Given a guaranteed place in {card.section}: it is the best literal match for a name in the query.")
+        what = _specific(named) if named else "a specific term from the query"
+        parts.append(f"Given a guaranteed place in {card.section}: it is the best literal match for {what}.")
     elif f.entity > 1:
-        parts.append(f"Scored x{f.entity:g} for naming something specific from the query.")
+        what = f"containing {_specific(named)}" if named else "naming something specific from the query"
+        parts.append(f"Scored x{f.entity:g} for {what}.")
     if f.held_below_primary:
         parts.append("It surfaced through related terms only, so it is ranked below every direct match.")
     if f.deck > 0.25 * f.primary > 0:
@@ -131,8 +146,8 @@ def explain_prompt(query: str, items: Sequence[ExplainItem]) -> str:
     )
 
 
-def explain_items(query: str, items: Sequence[ExplainItem], model: LanguageModel, expanded: Sequence[str] = ()
-                  ) -> list[Explanation]:
+def explain_items(query: str, items: Sequence[ExplainItem], model: LanguageModel, expanded: Sequence[str] = (),
+                  entity_terms: Sequence[str] = ()) -> list[Explanation]:
     """One LLM call per batch of up to 50 cards; a failed or misaligned batch falls back to offline, whole."""
     from llm_adapters import LLMError, batch_matches
 
@@ -144,7 +159,7 @@ def explain_items(query: str, items: Sequence[ExplainItem], model: LanguageModel
         except LLMError:
             reply = None
         if reply is None or not batch_matches(reply.explanations, len(batch)):
-            out.extend(offline_explanation(query, it, expanded) for it in batch)
+            out.extend(offline_explanation(query, it, expanded, entity_terms) for it in batch)
             continue
         for it, text in zip(batch, reply.explanations, strict=True):
             matched = literal_matches(query, f"{it.card.title}\n{it.snippet}")

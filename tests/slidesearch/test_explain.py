@@ -36,6 +36,22 @@ class TestOfflineExplainer:
         assert '"capital call"' in out.explanation and "kyc" not in out.explanation
 
 
+    def test_the_guaranteed_slot_names_the_term_it_holds_not_a_name(self):
+        # "who is winning India's election on social media": 06b's rare word "election" is no name.
+        item = _item(1, title="Anatomy of election fraud", snippet="how an election is rigged")
+        guaranteed = ExplainItem(card=item.card.model_copy(update={"guaranteed": True}), snippet=item.snippet)
+        (out,) = explain_items("who is winning India's election on social media", [guaranteed], OfflineModel(),
+                               entity_terms=["election", "social media"])
+        assert 'best literal match for "election", a specific term from the query' in out.explanation
+        assert "name" not in out.explanation and '"social media"' not in out.explanation.split("Given")[1]
+
+    def test_the_entity_factor_names_the_terms_the_card_holds(self):
+        (out,) = explain_items("capital call reporting", [_item(1, entity=1.2)], OfflineModel(),
+                               entity_terms=["capital call", "kyc"])
+        assert 'Scored x1.2 for containing "capital call", a specific term from the query.' in out.explanation
+        (bare,) = explain_items("capital call reporting", [_item(1, entity=1.2)], OfflineModel())
+        assert "Scored x1.2 for naming something specific from the query." in bare.explanation
+
     def test_mentions_the_deck_only_when_its_lift_is_a_real_share_of_the_score(self):
         (lifted,) = explain_items("capital call", [_item(1, primary=0.8, deck=0.3)], OfflineModel())
         (slight,) = explain_items("capital call", [_item(1, primary=0.8, deck=0.05)], OfflineModel())

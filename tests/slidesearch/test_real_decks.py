@@ -198,6 +198,22 @@ class TestRoles:
                 if card.guaranteed:
                     assert roles[engine.library.id_to_row[card.id]] == "", (query, card.title)
 
+    def test_a_badged_card_names_the_query_term_it_holds(self, drive):
+        # Through the real engine: every card the slot placed or the entity factor lifted quotes a 06b term it holds.
+        # "churn pricing": the slot places "What we built" for the rare word "churn", which is no name.
+        engine, _ = drive
+        badged, slotted = 0, 0
+        for query in ("churn pricing", "acme telecom pricing", "churn reduction case study", "acme telecom", "Initech"):
+            response = engine.search_v2(query)
+            by_id = {e.slide_id: e.explanation for e in engine.explain_response(response)}
+            for card in response.cards():
+                if card.guaranteed or card.factors.entity > 1:
+                    badged, slotted = badged + 1, slotted + card.guaranteed
+                    (why,) = [s for s in by_id[card.id].split(". ") if "specific term" in s]
+                    assert any(f'"{t}"' in why for t in response.entity_terms), (query, why)
+                    assert "name" not in why
+        assert badged and slotted
+
     def test_a_name_only_a_cover_holds_is_said_not_hidden(self, drive):
         # Initech is named on its case study's cover alone: no card may be badged for it, and the note says where it is.
         response = drive[0].search_v2("Initech case studies")
