@@ -10,10 +10,9 @@ Usage: DECKNAME=bm25|dense DECKNAME_W=0.1 SEEK_HOME=... python docs/experiments/
 """
 import os
 import re
-import runpy
-import sys
 
 import numpy as np
+from patch_runner import around_primary_run, run_script
 
 from core.lexical import BM25Index
 from slidesearch.pipeline.rank import primary
@@ -47,7 +46,6 @@ def _decks(view):
 
 
 _orig_fuse = primary.fuse_angles_by_angle
-_current: dict = {}
 
 
 def fuse(dense, bm25, always, cfg, questions=()):
@@ -68,24 +66,17 @@ def fuse(dense, bm25, always, cfg, questions=()):
     return fused, angle_of
 
 
-_orig_run = primary.PrimaryPass.run
-
-
-def run(self, state):
-    if state.pool is not None and state.pool.size and state.angles:
-        deck_of, names, vecs = _decks(self.view)
-        if MODE == "dense":
-            per_deck = vecs @ np.asarray(state.query_vectors, dtype=np.float32).T
-        else:
-            per_deck = np.stack([names.scores(names.analyse(a)) for a in state.angles], axis=1)
-        _current["scores"] = per_deck[deck_of[state.pool]]
-    try:
-        return _orig_run(self, state)
-    finally:
-        _current.clear()
+def context(self, state):
+    if state.pool is None or not state.pool.size or not state.angles:
+        return None
+    deck_of, names, vecs = _decks(self.view)
+    if MODE == "dense":
+        per_deck = vecs @ np.asarray(state.query_vectors, dtype=np.float32).T
+    else:
+        per_deck = np.stack([names.scores(names.analyse(a)) for a in state.angles], axis=1)
+    return {"scores": per_deck[deck_of[state.pool]]}
 
 
 primary.fuse_angles_by_angle = fuse
-primary.PrimaryPass.run = run
-sys.argv = sys.argv[1:]
-runpy.run_path(sys.argv[0], run_name="__main__")
+_current = around_primary_run(context)
+run_script()

@@ -9,20 +9,17 @@ Usage: RM3_K=5 RM3_T=10 RM3_B=0.5 SEEK_HOME=... python docs/experiments/2026-12-
 """
 import math
 import os
-import runpy
-import sys
 from collections import Counter
 
 import numpy as np
+from patch_runner import around_primary_run, run_script
 
 from slidesearch.pipeline.rank import primary
 
 K = int(os.environ.get("RM3_K", "5"))
 T = int(os.environ.get("RM3_T", "10"))
 B = float(os.environ.get("RM3_B", "0.5"))
-_state: dict = {}
 _orig_columns = primary.bm25_columns
-_orig_run = primary.PrimaryPass.run
 
 
 def columns(bm25, texts, pool):
@@ -66,16 +63,12 @@ def columns(bm25, texts, pool):
     return cols
 
 
-def run(self, state):
-    if state.pool is not None and state.angle_cosines is not None:
-        _state["ctx"] = (self.view, state.angle_cosines, self.fusion)
-    try:
-        return _orig_run(self, state)
-    finally:
-        _state.clear()
+def context(self, state):
+    if state.pool is None or state.angle_cosines is None:
+        return None
+    return {"ctx": (self.view, state.angle_cosines, self.fusion)}
 
 
 primary.bm25_columns = columns
-primary.PrimaryPass.run = run
-sys.argv = sys.argv[1:]
-runpy.run_path(sys.argv[0], run_name="__main__")
+_state = around_primary_run(context)
+run_script()
