@@ -87,8 +87,12 @@ def offline_explanation(query: str, item: ExplainItem, expanded: Sequence[str] =
     text = "\n".join([card.title, item.snippet, *item.fields.values()])
     matched = literal_matches(query, text)
     padded = f" {punctuation_insensitive(text)} "
-    related = [t for t in expanded if f" {punctuation_insensitive(t)} " in padded][:3]
-    named = [t for t in entity_terms if f" {punctuation_insensitive(t)} " in padded]
+
+    def held(terms: Sequence[str]) -> list[str]:
+        """The ``terms`` the card's text holds as whole words (punctuation-insensitive)."""
+        return [t for t in terms if f" {punctuation_insensitive(t)} " in padded]
+
+    related = held(expanded)[:3]
     parts: list[str] = [] if item.shown else ["Not among the results for this query."]
     if card.verified:
         who = f" for {card.client}" if card.client else ""
@@ -110,6 +114,7 @@ def offline_explanation(query: str, item: ExplainItem, expanded: Sequence[str] =
             parts.append(f"Found in {FOUND_IN[name]}: {_quoted(found)}.")
     if related:
         parts.append(f"Also mentions related term{'s' if len(related) > 1 else ''} {_quoted(related)}.")
+    named = held(entity_terms) if card.guaranteed or f.entity > 1 else []
     if card.guaranteed:
         what = _specific(named) if named else "a specific term from the query"
         parts.append(f"Given a guaranteed place in {card.section}: it is the best literal match for {what}.")
