@@ -16,6 +16,11 @@ node died before it could write (that work is done again on retry); ``texts_writ
 rows the sink stored; ``duplicate_writes`` the rows it was sent for a key already stored (none when
 retries skip what is written). A job that outlives ``timeout_s`` is an error: an actor pool that lost a
 node can stall waiting for resources, so every job has a deadline.
+
+One build is one Ray session: the hook connects on its first fan-out and stays connected until
+``close()`` (the caller's ``with``). Disconnecting between the two fan-outs and connecting again in
+the same process can crash the driver (SIGSEGV: Ray Data's background threads outlive
+``ray.shutdown()`` and reach a freed core worker, ray-project/ray#31145); CI saw exactly that.
 """
 
 from __future__ import annotations
@@ -157,6 +162,19 @@ class RayEmbedMissing:
         self.batch = batch
         self.timeout_s = timeout_s
         self.report: RayEmbedReport | None = None
+        self._ray: Any = None
+
+    def __enter__(self) -> RayEmbedMissing:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Disconnect from the cluster, once, after the build's last fan-out (the cluster keeps running)."""
+        if self._ray is not None:
+            self._ray.shutdown()
+            self._ray = None
 
     def __call__(self, cache: CachedEmbedder, texts: list[str]) -> RayEmbedReport:
         """Fill ``cache`` with the texts of ``texts`` it lacks.
@@ -178,11 +196,9 @@ class RayEmbedMissing:
             return RayEmbedReport(address=self.address, texts=len(texts), missing=0, texts_started=0,
                                   texts_written=0, duplicate_writes=0, skipped_as_written=0, batches=0,
                                   written_by_node={}, nodes=0, seconds=round(time.perf_counter() - started, 2))
-        ray = connect(self.address)
-        try:
-            counts, nodes = self._fan_out(ray, cache, missing)
-        finally:
-            ray.shutdown()
+        if self._ray is None:
+            self._ray = connect(self.address)
+        counts, nodes = self._fan_out(self._ray, cache, missing)
         still = cache.missing([text for _, text in missing])
         if still:
             raise RuntimeError(f"the Ray job finished but {len(still)} of {len(missing)} texts were not written")

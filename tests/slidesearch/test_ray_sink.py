@@ -66,3 +66,37 @@ def test_a_job_past_its_deadline_is_an_error_and_a_job_error_reaches_the_caller(
     with pytest.raises(KeyError, match="lost"):
         run_with_deadline(broken, 5, "the broken job")
     assert run_with_deadline(lambda: 7, 5, "a quick job") == 7
+
+
+def test_one_build_is_one_ray_session_closed_once(tmp_path, monkeypatch):
+    """Both fan-outs of a build share one connection: reconnecting in one process can SIGSEGV (ray#31145)."""
+    import slidesearch.ray_index as ray_index
+
+    sessions: list[list[str]] = []
+
+    class FakeRay:
+        def __init__(self) -> None:
+            self.events = ["init"]
+            sessions.append(self.events)
+
+        def shutdown(self) -> None:
+            self.events.append("shutdown")
+
+    def fan_out(self, ray, cache, missing):
+        assert ray.events == ["init"], "a fan-out ran on a closed session"
+        cache.encode([text for _, text in missing])  # what the cluster's sink would have written
+        return {"started": len(missing), "written": len(missing), "duplicates": 0, "skipped": 0,
+                "batches": 1, "by_node": {"n1": len(missing)}}, 2
+
+    monkeypatch.setattr(ray_index, "connect", lambda address: FakeRay())
+    monkeypatch.setattr(ray_index.RayEmbedMissing, "_fan_out", fan_out)
+    cache = CachedEmbedder(make_embedder("fast"), tmp_path / "cache.sqlite")
+    with RayEmbedMissing("127.0.0.1:1", embedder="fast") as hook:
+        hook(cache, ["slide one", "slide two"])
+        hook(cache, ["slide one", "a taxonomy term"])
+        hook(cache, ["slide two"])  # nothing missing: no cluster call at all
+        assert sessions == [["init"]]
+    assert sessions == [["init", "shutdown"]]
+    assert hook.report is not None and hook.report.missing == 3 and hook.report.texts_written == 3
+    hook.close()  # closing again is a no-op
+    assert sessions == [["init", "shutdown"]]
