@@ -118,7 +118,7 @@ def _index(embedder: str | None, as_json: bool, quiet: bool = False, ray: RayOpt
     finally:
         store.close()
         if fan_out is not None:
-            fan_out.close()  # one Ray session for the build's fan-outs, closed once
+            fan_out.close()
     ray_report = fan_out.report if fan_out is not None else None
     if as_json:
         print_json({**report.model_dump(), **({"ray": ray_report.model_dump()} if ray_report else {})})

@@ -17,10 +17,8 @@ rows the sink stored; ``duplicate_writes`` the rows it was sent for a key alread
 retries skip what is written). A job that outlives ``timeout_s`` is an error: an actor pool that lost a
 node can stall waiting for resources, so every job has a deadline.
 
-One build is one Ray session: the hook connects on its first fan-out and stays connected until
-``close()`` (the caller's ``with``). Disconnecting between the two fan-outs and connecting again in
-the same process can crash the driver (SIGSEGV: Ray Data's background threads outlive
-``ray.shutdown()`` and reach a freed core worker, ray-project/ray#31145); CI saw exactly that.
+Both fan-outs run in the process's one Ray session (``core.ray_tasks.connect``): disconnecting
+between them and connecting again crashed the driver once in CI (SIGSEGV, ray-project/ray#31145).
 """
 
 from __future__ import annotations
@@ -171,10 +169,8 @@ class RayEmbedMissing:
         self.close()
 
     def close(self) -> None:
-        """Disconnect from the cluster, once, after the build's last fan-out (the cluster keeps running)."""
-        if self._ray is not None:
-            self._ray.shutdown()
-            self._ray = None
+        """Let go of the cluster after the build's last fan-out (the process's session stays; see ``core.ray_tasks``)."""
+        self._ray = None
 
     def __call__(self, cache: CachedEmbedder, texts: list[str]) -> RayEmbedReport:
         """Fill ``cache`` with the texts of ``texts`` it lacks.
@@ -247,7 +243,7 @@ def _added(a: RayEmbedReport, b: RayEmbedReport) -> RayEmbedReport:
 def run_with_deadline(job: Any, timeout_s: float, what: str) -> Any:
     """Run ``job()`` in a thread and return its result; a job still running after ``timeout_s`` is an error.
 
-    The thread is a daemon: on timeout the caller's ``ray.shutdown()`` (and the process exit) ends it.
+    The thread is a daemon: on timeout the process's exit (which ends its Ray session) ends it.
     """
     result: dict[str, Any] = {}
 
