@@ -72,10 +72,10 @@ def time_ray(name: str, texts: list[str], address: str, actors: int, batch: int,
 
     with tempfile.TemporaryDirectory(prefix="seek-ray-bench-") as tmp:
         cache = CachedEmbedder(make_embedder(name), Path(tmp) / "cache.sqlite")
-        with RayEmbedMissing(address, embedder=name, actors=actors, batch=batch, timeout_s=timeout_s) as fan_out:
-            started = time.perf_counter()
-            report = fan_out(cache, texts)
-            seconds = time.perf_counter() - started
+        fan_out = RayEmbedMissing(address, embedder=name, actors=actors, batch=batch, timeout_s=timeout_s)
+        started = time.perf_counter()
+        report = fan_out(cache, texts)
+        seconds = time.perf_counter() - started
         vectors = cache.encode(texts)
         assert cache.misses == 0, "the Ray run left texts unwritten"
     return {"seconds": round(seconds, 2), "texts_per_s": round(len(texts) / seconds, 1),

@@ -117,8 +117,6 @@ def _index(embedder: str | None, as_json: bool, quiet: bool = False, ray: RayOpt
             report = build_index(store, embedder=embedder, progress=progress, embed_missing=fan_out)
     finally:
         store.close()
-        if fan_out is not None:
-            fan_out.close()
     ray_report = fan_out.report if fan_out is not None else None
     if as_json:
         print_json({**report.model_dump(), **({"ray": ray_report.model_dump()} if ray_report else {})})

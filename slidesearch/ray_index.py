@@ -160,17 +160,6 @@ class RayEmbedMissing:
         self.batch = batch
         self.timeout_s = timeout_s
         self.report: RayEmbedReport | None = None
-        self._ray: Any = None
-
-    def __enter__(self) -> RayEmbedMissing:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def close(self) -> None:
-        """Let go of the cluster after the build's last fan-out (the process's session stays; see ``core.ray_tasks``)."""
-        self._ray = None
 
     def __call__(self, cache: CachedEmbedder, texts: list[str]) -> RayEmbedReport:
         """Fill ``cache`` with the texts of ``texts`` it lacks.
@@ -192,9 +181,7 @@ class RayEmbedMissing:
             return RayEmbedReport(address=self.address, texts=len(texts), missing=0, texts_started=0,
                                   texts_written=0, duplicate_writes=0, skipped_as_written=0, batches=0,
                                   written_by_node={}, nodes=0, seconds=round(time.perf_counter() - started, 2))
-        if self._ray is None:
-            self._ray = connect(self.address)
-        counts, nodes = self._fan_out(self._ray, cache, missing)
+        counts, nodes = self._fan_out(connect(self.address), cache, missing)
         still = cache.missing([text for _, text in missing])
         if still:
             raise RuntimeError(f"the Ray job finished but {len(still)} of {len(missing)} texts were not written")
