@@ -22,11 +22,18 @@ from slidesearch.sections import SectionTable
 CONTENT = ""
 ROLES = ("cover", "agenda", "divider", "closing", "appendix")
 
-_AGENDA = re.compile(r"^\s*(agenda|contents|table of contents|today'?s (agenda|discussion)|outline|overview of today)\b",
-                     re.IGNORECASE)
+_AGENDA = re.compile(
+    r"^\s*(agenda|contents|table of contents|today'?s (agenda|discussion)|outline|overview of today)\b"
+    # The same slide in the other languages of a library, by its whole title: the word alone ("Sommaire",
+    # "SUMÁRIO"), since some also open a content title ("Содержание понятия риска...": the content of a notion).
+    r"|^\s*(sommaire|table des matières|sum[áa]rio|[íi]ndice|contenidos?|inhalt|inhaltsverzeichnis|tagesordnung|"
+    r"ordine del giorno|содержание|оглавление|فهرست مطالب|目次|目录|目錄|목차)\s*[:.]?\s*$",
+    re.IGNORECASE)
 _CLOSING = re.compile(
     r"^\s*(thank(s| you)|questions|any questions|q\s*&\s*a|contact( us| details| information)?|get in touch|"
-    r"let'?s talk|obrigad[oa]|gracias|danke|merci|спасибо|ありがとう)\b", re.IGNORECASE)
+    r"let'?s talk|obrigad[oa]|(muchas )?gracias|(vielen )?danke?|merci|grazie|спасибо|سپاس|با تشکر|متشکرم)\b"
+    # Scripts written without spaces: no word boundary after the word ("谢谢大家", "ありがとうございました").
+    r"|^\s*(ありがとう|谢谢|謝謝|감사합니다)", re.IGNORECASE)
 _APPENDIX = re.compile(r"^\s*(appendix|appendices|annex|back-?up( slides)?|supplementary)\b", re.IGNORECASE)
 _COVER_BODY_WORDS = 16
 _OPENING_BODY_WORDS = 40
@@ -73,7 +80,11 @@ def slide_role(title: str, text: str, number: int, first_number: int, deck_slide
     words under a short title, with no content shape (a section divider).
     """
     first_line = (title or text).strip().splitlines()[0] if (title or text).strip() else ""
-    body_words = len(tokenize(text)) if title else max(0, len(tokenize(text)) - len(tokenize(first_line)))
+    # A title of several lines is a heading over the slide's words ("Driving Factor: / Purpose / EDA Type:
+    # Multivariate Analysis / Graph Type: Pivot Table, Bar chart" above a pasted chart): its later lines
+    # count as body, so such a slide is not read as a section divider.
+    body_words = (len(tokenize(text)) + len(tokenize(title)) - len(tokenize(first_line)) if title
+                  else max(0, len(tokenize(text)) - len(tokenize(first_line))))
     if _AGENDA.search(first_line):
         return "agenda"
     if _APPENDIX.search(first_line):

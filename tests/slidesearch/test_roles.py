@@ -28,6 +28,37 @@ class TestSlideRole:
     def test_role_slides_are_recognised_by_wording_and_position(self, title, text, number, role):
         assert slide_role(title, text, number, 1, SIX) == role
 
+    @pytest.mark.parametrize(("title", "text", "role"), [
+        ("Sommaire", "Le problème\nLa solution\nBusiness model", "agenda"),
+        ("SUMÁRIO", "Introdução\nResultados", "agenda"),
+        ("Índice:", "", "agenda"),
+        ("Inhaltsverzeichnis", "Markt\nPlan", "agenda"),
+        ("Содержание", "Введение\nРезультаты", "agenda"),
+        ("目次", "", "agenda"),
+        ("Muchas Gracias", "", "closing"),
+        ("Vielen Dank", "info@example.de", "closing"),
+        ("سپاس از حسن توجه شما", "", "closing"),
+        ("谢谢大家", "", "closing"),
+        ("ありがとうございました", "", "closing"),
+    ])
+    def test_contents_and_closing_slides_are_recognised_in_other_languages(self, title, text, role):
+        assert slide_role(title, text, 9, 1, 20) == role
+
+    @pytest.mark.parametrize("title", [
+        "Содержание понятия риска в страховании жизни:",  # "the content of the notion of risk": a content title
+        "Índice de precios al consumidor",  # a price index
+        "Dankzij betere data",  # Dutch "thanks to better data"
+    ])
+    def test_a_content_title_opening_with_such_a_word_stays_content(self, title):
+        assert slide_role(title, "word " * 30, 4, 1, 20) == CONTENT
+
+    def test_a_title_of_several_lines_over_a_pasted_chart_is_not_a_divider(self):
+        # realdecks: six "Driving Factor" slides of a loan-default deck (graded 3) were cut as dividers: their
+        # words sit in a title of several lines (vertical tabs in .pptx) over a chart pasted as a picture.
+        title = "Driving Factor :\x0bPurpose\x0b\x0bEDA Type:\x0bMultivariate Analysis\x0bGraph Type:\x0bPivot Table, Bar chart"
+        assert slide_role(title, "", 4, 1, SIX, "image") == CONTENT
+        assert slide_role("Driving Factor :", "", 4, 1, SIX, "image") == "divider"
+
     def test_a_results_slide_says_something(self):
         text = "Reduced churn 18% in six months, worth $2.4M a year in retained revenue for the client."
         assert slide_role("Results", text, 4, 1, SIX) == CONTENT
