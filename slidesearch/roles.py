@@ -80,11 +80,10 @@ def slide_role(title: str, text: str, number: int, first_number: int, deck_slide
     words under a short title, with no content shape (a section divider).
     """
     first_line = (title or text).strip().splitlines()[0] if (title or text).strip() else ""
-    # A title of several lines is a heading over the slide's words ("Driving Factor: / Purpose / EDA Type:
-    # Multivariate Analysis / Graph Type: Pivot Table, Bar chart" above a pasted chart): its later lines
-    # count as body, so such a slide is not read as a section divider.
-    body_words = (len(tokenize(text)) + len(tokenize(title)) - len(tokenize(first_line)) if title
-                  else max(0, len(tokenize(text)) - len(tokenize(first_line))))
+    # Everything but the heading line is body: a title of several lines is a heading over the slide's words
+    # ("Driving Factor: / Purpose / EDA Type: Multivariate Analysis / Graph Type: ..." above a pasted chart),
+    # so such a slide is not read as a section divider.
+    body_words = max(0, len(tokenize(title)) + len(tokenize(text)) - len(tokenize(first_line)))
     if _AGENDA.search(first_line):
         return "agenda"
     if _APPENDIX.search(first_line):

@@ -9,6 +9,7 @@ need only the data part).
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 from lxml import etree
@@ -31,6 +32,13 @@ TEXTBOX_TITLE = "Our okapi delivery model"
 _DGM = "http://schemas.openxmlformats.org/drawingml/2006/diagram"
 _A = "http://schemas.openxmlformats.org/drawingml/2006/main"
 _FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
+
+
+def plain_png(color: tuple[int, int, int]) -> bytes:
+    """A small PNG of one colour (a picture with nothing to read), as bytes."""
+    buffer = io.BytesIO()
+    Image.new("RGB", (40, 30), color).save(buffer, format="PNG")
+    return buffer.getvalue()
 
 
 def text_picture(path: Path, words: str = PICTURE_WORDS, size: int = 80) -> Path:

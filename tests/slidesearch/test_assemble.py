@@ -3,7 +3,6 @@ import time
 from pathlib import Path
 
 import pytest
-from PIL import Image
 from pptx import Presentation
 from pptx.chart.data import CategoryChartData
 from pptx.enum.chart import XL_CHART_TYPE
@@ -14,14 +13,9 @@ from slidesearch.assemble import AssembleError, assemble, pick_cards, validate_s
 from slidesearch.library import Library
 from slidesearch.model import Slide, VerifiedCaseStudy
 from slidesearch.response import Card, ScoreFactors
+from tests.visual_decks import plain_png
 
 WIDE = (Inches(13.333), Inches(7.5))
-
-
-def _png(color: tuple[int, int, int]) -> bytes:
-    buffer = io.BytesIO()
-    Image.new("RGB", (40, 30), color).save(buffer, format="PNG")
-    return buffer.getvalue()
 
 
 def _title_and_body(prs, title: str, lines: list[str], notes: str | None = None):
@@ -48,7 +42,7 @@ def _build_decks(root: Path) -> dict[str, tuple[str, int, str]]:
     for r, (role, rate) in enumerate([("Role", "Day rate"), ("Analyst", "$900"), ("Lead", "$1,400")]):
         table.cell(r, 0).text, table.cell(r, 1).text = role, rate
     picture_slide = wide.slides.add_slide(wide.slide_layouts[6])
-    picture_slide.shapes.add_picture(io.BytesIO(_png((200, 30, 30))), Inches(1), Inches(1))
+    picture_slide.shapes.add_picture(io.BytesIO(plain_png((200, 30, 30))), Inches(1), Inches(1))
     picture_slide.shapes.add_textbox(Inches(1), Inches(4), Inches(5), Inches(1)).text_frame.text = "Churn dashboard"
     chart_slide = wide.slides.add_slide(wide.slide_layouts[5])
     chart_slide.shapes.title.text = "Revenue by quarter"
@@ -149,7 +143,7 @@ class TestAssembleMixedDeck:
         _, prs = assembled
         pictures = [s for s in prs.slides[4].shapes if s.shape_type == MSO_SHAPE_TYPE.PICTURE]
         assert len(pictures) == 1
-        assert pictures[0].image.blob == _png((200, 30, 30))
+        assert pictures[0].image.blob == plain_png((200, 30, 30))
 
     def test_text_and_notes_are_copied(self, assembled):
         _, prs = assembled
@@ -275,7 +269,7 @@ class TestAssembleRequests:
         prs = Presentation()
         slide = prs.slides.add_slide(prs.slide_layouts[6])
         group = slide.shapes.add_group_shape()
-        group.shapes.add_picture(io.BytesIO(_png((10, 120, 200))), Inches(1), Inches(1))
+        group.shapes.add_picture(io.BytesIO(plain_png((10, 120, 200))), Inches(1), Inches(1))
         run = group.shapes.add_textbox(Inches(1), Inches(3), Inches(4), Inches(1)).text_frame.paragraphs[0].add_run()
         run.text = "Read the report"
         run.hyperlink.address = "https://example.com/report"
@@ -288,7 +282,7 @@ class TestAssembleRequests:
         assert result.slides[0].mode == "copied"
         (copied,) = Presentation(io.BytesIO(result.data)).slides[0].shapes
         inner = {shape.shape_type: shape for shape in copied.shapes}
-        assert inner[MSO_SHAPE_TYPE.PICTURE].image.blob == _png((10, 120, 200))
+        assert inner[MSO_SHAPE_TYPE.PICTURE].image.blob == plain_png((10, 120, 200))
         text_run = inner[MSO_SHAPE_TYPE.TEXT_BOX].text_frame.paragraphs[0].runs[0]
         assert text_run.hyperlink.address == "https://example.com/report"
 
@@ -301,7 +295,7 @@ class TestAssembleRequests:
         for i in range(25):
             _title_and_body(prs, f"Slide {i}", [f"Point {i}"], notes=f"note {i}")
             pic = prs.slides.add_slide(prs.slide_layouts[6])
-            pic.shapes.add_picture(io.BytesIO(_png((i * 9, 0, 0))), Inches(1), Inches(1))
+            pic.shapes.add_picture(io.BytesIO(plain_png((i * 9, 0, 0))), Inches(1), Inches(1))
         path = tmp_path / "Big.pptx"
         prs.save(path)
         slides = [Slide(slide_id=f"b{n}", deck_id="big", deck_name="Big.pptx", folder="/DAAIS", slide_number=n,

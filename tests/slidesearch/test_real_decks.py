@@ -12,7 +12,6 @@ import io
 from pathlib import Path
 
 import pytest
-from PIL import Image
 from pptx import Presentation
 from pptx.util import Inches
 
@@ -20,6 +19,7 @@ from slidesearch.engine import SlideSearch
 from slidesearch.ingest import ingest_path
 from slidesearch.library import Library, LibraryView
 from slidesearch.store import Store
+from tests.visual_decks import plain_png
 
 TITLE_ONLY, TITLE_AND_BODY, TITLE_ONLY_LAYOUT, BLANK_LAYOUT = 0, 1, 5, 6
 
@@ -382,9 +382,7 @@ def _chart_picture_deck(path: Path) -> None:
                          ("Debt to income ratio", "Bivariate")):
         slide = prs.slides.add_slide(prs.slide_layouts[TITLE_ONLY_LAYOUT])
         slide.shapes.title.text = f"Driving Factor of loan default:\v{factor}\v\vEDA Type:\v{kind} Analysis\vGraph Type: Bar chart"
-        png = io.BytesIO()
-        Image.new("RGB", (40, 30), (30, 90, 200)).save(png, format="PNG")
-        slide.shapes.add_picture(io.BytesIO(png.getvalue()), Inches(1), Inches(2), Inches(6))
+        slide.shapes.add_picture(io.BytesIO(plain_png((30, 90, 200))), Inches(1), Inches(2), Inches(6))
     closing = prs.slides.add_slide(prs.slide_layouts[TITLE_AND_BODY])
     closing.shapes.title.text = "Thank you"
     path.parent.mkdir(parents=True, exist_ok=True)
