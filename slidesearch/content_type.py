@@ -32,7 +32,15 @@ class SlideShape:
     """The layout's kind (``extract.pptx.layout_kind``): "title", "section" or "" (JSONL rows and PDFs have none)."""
 
 
-_AGENDA = re.compile(r"^\s*(agenda|contents|table of contents|today'?s discussion|outline)\b", re.IGNORECASE)
+AGENDA_TITLE = re.compile(
+    r"^\s*(agenda|contents|table of contents|today'?s (agenda|discussion)|outline|overview of today)\b"
+    # The same slide in the other languages of a library, by its whole title: the word alone ("Sommaire",
+    # "SUMÁRIO"), since some also open a content title ("Содержание понятия риска...": the content of a notion).
+    r"|^\s*(sommaire|table des matières|sum[áa]rio|[íi]ndice|contenidos?|inhalt|inhaltsverzeichnis|tagesordnung|"
+    r"ordine del giorno|содержание|оглавление|فهرست مطالب|目次|目录|目錄|목차)\s*[:.]?\s*$",
+    re.IGNORECASE)
+"""A contents slide by its title's first line, in English or (by the whole line) another language of the library;
+shared by the content type and the slide role (``roles.slide_role``), so a French "Sommaire" is an agenda for both."""
 _CLOSING = re.compile(
     r"^\s*(thank you|thanks|questions\??|q\s*&\s*a|contact us|next steps)\s*[!.]?\s*$", re.IGNORECASE
 )
@@ -90,7 +98,7 @@ def classify_content_type(shape: SlideShape) -> str:
     """
     title, text = shape.title.strip(), shape.text.strip()
     body_words = len(tokenize(text))
-    if _AGENDA.search(title):
+    if AGENDA_TITLE.search(title.splitlines()[0] if title else ""):
         return "agenda"
     if _CLOSING.search(title) and body_words < 30:
         return "closing"

@@ -17,18 +17,12 @@ import re
 from collections.abc import Sequence
 
 from core.text import ENGLISH_STOPWORDS, tokenize
+from slidesearch.content_type import AGENDA_TITLE as _AGENDA
 from slidesearch.sections import SectionTable
 
 CONTENT = ""
 ROLES = ("cover", "agenda", "divider", "closing", "appendix")
 
-_AGENDA = re.compile(
-    r"^\s*(agenda|contents|table of contents|today'?s (agenda|discussion)|outline|overview of today)\b"
-    # The same slide in the other languages of a library, by its whole title: the word alone ("Sommaire",
-    # "SUMÁRIO"), since some also open a content title ("Содержание понятия риска...": the content of a notion).
-    r"|^\s*(sommaire|table des matières|sum[áa]rio|[íi]ndice|contenidos?|inhalt|inhaltsverzeichnis|tagesordnung|"
-    r"ordine del giorno|содержание|оглавление|فهرست مطالب|目次|目录|目錄|목차)\s*[:.]?\s*$",
-    re.IGNORECASE)
 _CLOSING = re.compile(
     r"^\s*(thank(s| you)|questions|any questions|q\s*&\s*a|contact( us| details| information)?|get in touch|"
     r"let'?s talk|obrigad[oa]|(muchas )?gracias|(vielen )?danke?|merci|grazie|спасибо|سپاس|با تشکر|متشکرم)\b"

@@ -366,6 +366,9 @@ def test_a_french_decks_contents_and_closing_slides_are_roles_not_answers(tmp_pa
     library = Library.from_slides(slides, embedder="fast")
     roles = {s.title: role for s, role in zip(slides, LibraryView(library).roles, strict=True)}
     assert roles["Sommaire"] == roles["SUMÁRIO"] == "agenda"
+    types = {s.title: s.content_type for s in slides}
+    assert types["Sommaire"] == types["SUMÁRIO"] == "agenda"  # one rule for the role and the section
+    assert types["Comment ça marche ?"] != "agenda"
     assert roles["Merci pour votre attention"] == roles["Muchas Gracias"] == "closing"
     assert roles["Comment ça marche ?"] == roles["Resultados"] == ""
     cards = _cards(SlideSearch(library, llm="offline"), "comment ça marche")
