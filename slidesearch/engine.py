@@ -179,7 +179,7 @@ class SlideSearch:
         lib = self.library
         factors = ScoreFactors(
             primary=cand.primary, deck=cand.deck, boost=cand.boost, fusion=cand.fusion, folder=cand.folder, type=cand.type,
-            recency=cand.recency, entity=cand.entity, held_below_primary=cand.held_below_primary,
+            recency=cand.recency, entity=cand.entity, titled=cand.titled, held_below_primary=cand.held_below_primary,
             similarity=cand.similarity if cand.verified else None,
         )
         if cand.master >= 0:

@@ -121,6 +121,8 @@ def offline_explanation(query: str, item: ExplainItem, expanded: Sequence[str] =
     elif f.entity > 1:
         what = f"containing {_specific(named)}" if named else "naming something specific from the query"
         parts.append(f"Scored x{f.entity:g} for {what}.")
+    if f.titled > 1:
+        parts.append(f"Scored x{f.titled:g}: its title says what the query asks for.")
     if f.held_below_primary:
         parts.append("It surfaced through related terms only, so it is ranked below every direct match.")
     if f.deck > 0.25 * f.primary > 0:

@@ -6,7 +6,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 
 class ScoreFactors(BaseModel):
-    """Every factor of a card's score (spec 08): score = fusion x folder x type x recency x entity.
+    """Every factor of a card's score (spec 08): score = fusion x folder x type x recency x entity x titled.
 
     ``fusion`` = ``primary`` + ``boost``; ``primary`` includes ``deck``, the lift from the
     deck-mates' own primary scores (07a deck context). ``held_below_primary`` marks a boost-only slide
@@ -25,6 +25,7 @@ class ScoreFactors(BaseModel):
     type: float = 1.0
     recency: float = 1.0
     entity: float = 1.0
+    titled: float = 1.0
     held_below_primary: bool = False
     similarity: float | None = None
 

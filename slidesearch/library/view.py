@@ -153,6 +153,16 @@ class LibraryView:
                            dtype=bool, count=lib.n)
 
     @cached_property
+    def title_terms(self) -> list[frozenset[str]]:
+        """Each slide's title as the BM25 index reads words (stopwords out, stemmed as it stems): what 08's
+        ``titled_by`` compares a brief's angles with (``brief_terms``)."""
+        return [frozenset(self.bm25.analyse(t)) for t in self._library.titles]
+
+    def brief_terms(self, angle: str) -> frozenset[str]:
+        """An angle's words as ``title_terms`` reads a title's."""
+        return frozenset(self.bm25.analyse(angle))
+
+    @cached_property
     def roles(self) -> list[str]:
         """Each slide's role in its deck (``slidesearch.roles``: cover, agenda, divider, closing, appendix, or "")."""
         lib = self._library

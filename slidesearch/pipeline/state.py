@@ -27,7 +27,7 @@ from numpy.typing import NDArray
 class Candidate:
     """One ranked item: a slide (``row`` >= 0) or a verified master-sheet row (``master`` >= 0).
 
-    ``score`` = ``fusion`` x ``folder`` x ``type`` x ``recency`` x ``entity``, except that a
+    ``score`` = ``fusion`` x ``folder`` x ``type`` x ``recency`` x ``entity`` x ``titled``, except that a
     slide without a primary score is held just below the weakest slide with one
     (``held_below_primary``), and verified rows get a score below the weakest real case
     study (``verified``). ``angle`` is the angle that contributed most to the primary score
@@ -45,6 +45,8 @@ class Candidate:
     type: float = 1.0
     recency: float = 1.0
     entity: float = 1.0
+    titled: float = 1.0
+    """08's lift for a slide whose title says the brief (``SearchConfig.title_boost``)."""
     score: float = 0.0
     held_below_primary: bool = False
     verified: bool = False

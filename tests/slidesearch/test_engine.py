@@ -200,7 +200,7 @@ class TestResponse:
         for card in engine.search_v2("customer analytics").cards():
             f = card.factors
             if not card.verified and not f.held_below_primary:
-                assert card.score == pytest.approx(f.fusion * f.folder * f.type * f.recency * f.entity)
+                assert card.score == pytest.approx(f.fusion * f.folder * f.type * f.recency * f.entity * f.titled)
 
     def test_sections_are_ordered_by_best_score_with_empty_ones_last(self, engine):
         groups = engine.search_v2("fraud detection").groups

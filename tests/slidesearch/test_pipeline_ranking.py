@@ -18,6 +18,7 @@ from slidesearch.pipeline.rank.multipliers import (
     Weights,
     folder_kinds,
     hold_below_primary,
+    titled_by,
 )
 from slidesearch.pipeline.rank.prefilter import AllSlides, Prefilter
 from slidesearch.pipeline.rank.primary import (
@@ -198,10 +199,32 @@ class TestMultipliers:
         out = Multipliers(small_view, self._weights(folder_strength=1.0)).run(state)
         card = next(c for c in out.scored if c.row == dash)
         assert (card.folder, card.type, card.entity) == (3.0, 1.3, SearchConfig().entity_boost)
-        assert card.score == pytest.approx(0.5 * card.folder * card.type * card.recency * card.entity)
+        assert card.score == pytest.approx(0.5 * card.folder * card.type * card.recency * card.entity * card.titled)
         low = next(c for c in out.scored if c.row == agenda)
         assert low.type == SearchConfig().low_content_weight
         assert out.boosted == cands
+
+    @pytest.mark.parametrize(("title", "angle", "says"), [
+        ("Pricing", "pricing", True),
+        ("CONS OF SOFT DRINK", "cons of soft drink", True),
+        ("What is FakeXrmEasy?", "what is fakexrmeasy", True),
+        ("Pros of soft drink", "cons of soft drink", False),            # another word
+        ("Pricing and payment terms for enterprise", "pricing", False),  # the title says much more
+        ("Payment terms", "pricing", False),
+        ("Pricing", "", False),
+    ])
+    def test_a_title_says_an_angle_when_it_holds_every_word_and_little_more(self, small_view, title, angle, says):
+        assert titled_by(small_view.brief_terms(title), [small_view.brief_terms(angle)]) is says
+
+    def test_a_slide_titled_by_the_brief_takes_the_title_factor_and_no_other_does(self, small_view, rows):
+        r = rows("customer-dashboard", "customer-agenda")
+        cands = tuple(Candidate(row=x, section="x", primary=0.5, fusion=0.5) for x in r)
+        title = small_view.titles[r[0]]
+        out = Multipliers(small_view, self._weights()).run(_state(small_view, title, boosted=cands))
+        titled = {c.row: c.titled for c in out.scored}
+        assert titled == {r[0]: SearchConfig().title_boost, r[1]: 1.0} and SearchConfig().title_boost > 1
+        off = Multipliers(small_view, self._weights(title_boost=1.0)).run(_state(small_view, title, boosted=cands))
+        assert {c.titled for c in off.scored} == {1.0}
 
     def test_folder_strength_zero_ignores_folders(self, small_view, rows):
         cands = (Candidate(row=rows("customer-dashboard")[0], section="Data & Analytics", primary=0.5, fusion=0.5),)

@@ -1,4 +1,4 @@
-"""Spec step 08: final score = fusion x folder x type x recency x entity, every factor kept on the card.
+"""Spec step 08: final score = fusion x folder x type x recency x entity x titled, every factor kept on the card.
 
 * Folder weight: intent x folder kind. The seed publishes one value (capability x
   Collateral = 3.0) and the shape (a slide's folder says what kind of material it is);
@@ -10,6 +10,8 @@
 * Recency: 1 + recency_max x (deck year's position between the library's oldest and
   newest deck); unknown dates get 1.0. Mild by design (seed example: 1.244).
 * Entity: 1.5 when the slide's title / snippet literally contains a 06b term.
+* Titled: ``title_boost`` when the slide's title says one of the brief's angles (``titled_by``): the slide a rep
+  names by its title ("cons of soft drink" is the slide titled so, not its deck's "Pros of soft drink").
 * Kind of slide (folded into the type factor): a brief that asks for a kind of slide by a section's
   name ("a team slide", "our methodology": ``slidesearch.roles.asked_kinds``, not a topical brief
   that happens to hold the word) lifts the slides filed there by ``kind_weight``; one that asks for
@@ -94,6 +96,7 @@ class Weights:
     recency_max: float
     entity_boost: float
     kind_weight: float = 1.0
+    title_boost: float = 1.0
 
     def __post_init__(self) -> None:
         if not (0 <= self.folder_strength <= 1 and 0 <= self.type_strength <= 1):
@@ -108,7 +111,8 @@ class Weights:
     @classmethod
     def from_config(cls, config: SearchConfig) -> Weights:
         return cls(config.folder_strength, config.type_strength, config.low_content_weight,
-                   config.content_rich_chars, config.recency_max, config.entity_boost, config.kind_weight)
+                   config.content_rich_chars, config.recency_max, config.entity_boost, config.kind_weight,
+                   config.title_boost)
 
 
 class Multipliers:
@@ -159,6 +163,8 @@ class Multipliers:
         kinds, recency, types = self._folder_kinds, self._recency, self.view.content_types
         asked_sections, wants_results = self._kinds(state.angles) if w.kind_weight > 1 else (frozenset(), False)
         sections = self.view.sections
+        titles = self.view.title_terms if w.title_boost > 1 else []
+        briefs = [self.view.brief_terms(a) for a in state.angles] if w.title_boost > 1 else []
         folder_of: dict[frozenset[str], float] = {}
         type_of: dict[str, float] = {}
         out = []
@@ -183,11 +189,19 @@ class Multipliers:
                 typ *= w.kind_weight
             rec = float(recency[c.row])
             ent = w.entity_boost if c.row in state.entity_rows else 1.0
-            out.append(c.evolve(folder=folder, type=typ, recency=rec, entity=ent,
-                               score=c.fusion * folder * typ * rec * ent))
+            named = w.title_boost if briefs and titled_by(titles[c.row], briefs) else 1.0
+            out.append(c.evolve(folder=folder, type=typ, recency=rec, entity=ent, titled=named,
+                               score=c.fusion * folder * typ * rec * ent * named))
         out = hold_below_primary(out)
         out.sort(key=lambda c: (-c.score, c.row))
         return replace(state, scored=tuple(out))
+
+
+def titled_by(title: frozenset[str], briefs: list[frozenset[str]]) -> bool:
+    """Whether a slide's title says one of the brief's angles: every word of the angle is in the title, and the title
+    holds at most as many words again (both read as BM25 reads words). "Pricing" says "pricing"; "Pricing and payment
+    terms" does not (it says more), nor does "Pros of soft drink" say "cons of soft drink"."""
+    return any(b and b <= title and len(title) <= 2 * len(b) for b in briefs)
 
 
 def hold_below_primary(cands: list[Candidate]) -> list[Candidate]:

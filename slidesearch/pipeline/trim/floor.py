@@ -41,14 +41,16 @@ class RelevanceFloor:
         self.share, self.cosine_share, self.entity_free, self.view = share, cosine_share, entity_free, view
 
     def _bar_value(self, c: Candidate) -> float:
-        """What the floor measures: the score, or with ``entity_free`` the score without the 06b entity factor.
+        """What the floor measures: the score, or with ``entity_free`` the score without the 06b entity factor
+        (nor 08's title factor: a slide the brief names by its title is named as an entity is).
 
         A named entity's x1.5 lifts its slides over the others, which is the ranking's job; measured
         against that lifted best the rest of the answer fell under the floor ("customer analytics
         case study" showed one card). A slide that took another's place at the deck cap (11) is measured
         by that place.
         """
-        own = c.score / c.entity if self.entity_free and c.entity > 0 else c.score
+        named = c.entity * c.titled
+        own = c.score / named if self.entity_free and named > 0 else c.score
         return own if c.took_place_of is None else max(own, self._bar_value(c.took_place_of))
 
     def run(self, state: SearchState) -> SearchState:
