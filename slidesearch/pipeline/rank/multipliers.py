@@ -163,7 +163,6 @@ class Multipliers:
         kinds, recency, types = self._folder_kinds, self._recency, self.view.content_types
         asked_sections, wants_results = self._kinds(state.angles) if w.kind_weight > 1 else (frozenset(), False)
         sections = self.view.sections
-        titles = self.view.title_terms if w.title_boost > 1 else []
         briefs = [self.view.brief_terms(a) for a in state.angles] if w.title_boost > 1 else []
         folder_of: dict[frozenset[str], float] = {}
         type_of: dict[str, float] = {}
@@ -189,7 +188,7 @@ class Multipliers:
                 typ *= w.kind_weight
             rec = float(recency[c.row])
             ent = w.entity_boost if c.row in state.entity_rows else 1.0
-            named = w.title_boost if briefs and titled_by(titles[c.row], briefs) else 1.0
+            named = w.title_boost if briefs and titled_by(self.view.title_terms(c.row), briefs) else 1.0
             out.append(c.evolve(folder=folder, type=typ, recency=rec, entity=ent, titled=named,
                                score=c.fusion * folder * typ * rec * ent * named))
         out = hold_below_primary(out)
