@@ -29,7 +29,11 @@ def _ingest(home, n: int, seed: int, monkeypatch) -> None:
 
 
 def _last_json(stdout: str) -> dict:
-    return json.loads(stdout[stdout.index("{"):])
+    """The command's JSON report: the first JSON document on stdout. Ray's native gRPC logging can append a line
+    after it once a killed node's address refuses connections ("Failed to connect to remote host"), which is not
+    the command's output."""
+    report, _ = json.JSONDecoder().raw_decode(stdout[stdout.index("{"):])
+    return report
 
 
 def _slide_texts(home, monkeypatch) -> list[str]:
