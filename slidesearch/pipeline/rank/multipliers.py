@@ -188,9 +188,9 @@ class Multipliers:
                 typ *= w.kind_weight
             rec = float(recency[c.row])
             ent = w.entity_boost if c.row in state.entity_rows else 1.0
-            named = w.title_boost if briefs and titled_by(self.view.title_terms(c.row), briefs) else 1.0
-            out.append(c.evolve(folder=folder, type=typ, recency=rec, entity=ent, titled=named,
-                               score=c.fusion * folder * typ * rec * ent * named))
+            titled = w.title_boost if briefs and titled_by(self.view.title_terms(c.row), briefs) else 1.0
+            out.append(c.evolve(folder=folder, type=typ, recency=rec, entity=ent, titled=titled,
+                               score=c.fusion * folder * typ * rec * ent * titled))
         out = hold_below_primary(out)
         out.sort(key=lambda c: (-c.score, c.row))
         return replace(state, scored=tuple(out))
