@@ -29,6 +29,18 @@ _CLOSING = re.compile(
     # Scripts written without spaces: no word boundary after the word ("谢谢大家", "ありがとうございました").
     r"|^\s*(ありがとう|谢谢|謝謝|감사합니다)", re.IGNORECASE)
 _APPENDIX = re.compile(r"^\s*(appendix|appendices|annex|back-?up( slides)?|supplementary)\b", re.IGNORECASE)
+_SOURCES = re.compile(
+    r"^\s*(sources?|bibliograph(y|ie)|works cited|further reading|citations|"
+    r"(sources?|references?)\s*(&|and|/)\s*(links|references?|sources?|citations|further reading)|"
+    r"referências( bibliográficas)?|referencias( bibliográficas)?|bibliografía|bibliografia|fuentes|fontes|"
+    r"références( bibliographiques)?|quellen(verzeichnis)?|literaturverzeichnis|источники|литература|"
+    r"منابع|参考文献|參考文獻)\s*:?\s*$", re.IGNORECASE)
+"""A whole title line naming a deck's list of sources: back matter, filed with the appendix."""
+_REFERENCES = re.compile(r"^\s*references?\s*:?\s*$", re.IGNORECASE)
+"""A title "References" alone: in a sales deck it can be the client references (a proof slide, an answer), so it is
+a list of sources only when its body cites like one (``_CITES``)."""
+_CITES = re.compile(r"https?://|\bwww\.|\b[\w-]+\.(com|org|net|edu|gov|io|co|uk|de|fr|br|in|ir)\b|\b(19|20)\d\d\b|"
+                    r"\bet al\b|\bdoi\b", re.IGNORECASE)
 _COVER_BODY_WORDS = 16
 _OPENING_BODY_WORDS = 40
 """A deck's slide 1 is its cover up to this many words: title, subtitle, the presenters' names and numbers, the
@@ -48,7 +60,8 @@ _ASKED = {
     "agenda": re.compile(r"\b(agenda|table of contents|contents slide|outline)\b", re.IGNORECASE),
     "divider": re.compile(r"\b(section (divider|header|break)s?|divider slides?)\b", re.IGNORECASE),
     "closing": re.compile(r"\b(thank[- ]you|closing|contact) (slide|page)s?\b|\bcontact details\b", re.IGNORECASE),
-    "appendix": re.compile(r"\b(appendix|appendices|back-?up slides?)\b", re.IGNORECASE),
+    "appendix": re.compile(r"\b(appendix|appendices|back-?up slides?|bibliography|(references|sources) (slide|page)s?)\b",
+                           re.IGNORECASE),
 }
 
 
@@ -66,7 +79,8 @@ def slide_role(title: str, text: str, number: int, first_number: int, deck_slide
     """The slide's role (one of ``ROLES``) or ``CONTENT`` (the empty string) for a slide that says something.
 
     ``number`` is its place in the deck, ``first_number`` the deck's first slide's and
-    ``deck_slides`` how many the deck holds. Order: an agenda or appendix title; a closing title
+    ``deck_slides`` how many the deck holds. Order: an agenda or appendix title (a list of sources is back matter:
+    "Sources", "Bibliography", or "References" over URLs, years or "et al."); a closing title
     ("Thank you", "Questions?", "Contact us") over a short body; a section-header slide (a divider,
     whatever its wording); the first slide of a deck of four or more with a short body (under 40 words when
     it is slide 1, else under 16) or of the title type, and no table or chart (the cover: title, presenter,
@@ -80,7 +94,8 @@ def slide_role(title: str, text: str, number: int, first_number: int, deck_slide
     body_words = max(0, len(tokenize(title)) + len(tokenize(text)) - len(tokenize(first_line)))
     if _AGENDA.search(first_line):
         return "agenda"
-    if _APPENDIX.search(first_line):
+    if _APPENDIX.search(first_line) or _SOURCES.match(first_line) or (
+            _REFERENCES.match(first_line) and _CITES.search(f"{title}\n{text}")):
         return "appendix"
     if _CLOSING.search(first_line) and body_words < _CLOSING_BODY_WORDS:
         return "closing"

@@ -512,3 +512,29 @@ def test_a_brief_naming_a_slide_by_its_title_shows_that_slide_first(tmp_path):
     assert cards[0].factors.titled > 1 and all(c.factors.titled == 1 for c in cards[1:])
     explained = engine.explain("cons of soft drink", [cards[0].id])[0].explanation
     assert "its title says what the query asks for" in explained
+
+
+def test_a_list_of_sources_is_back_matter_not_an_answer(tmp_path):
+    # realdecks: a proposal's "References" slide (the reports it read, graded 1 at most) took one of its deck's two
+    # places in "apartment hunting for newcomers in Germany's capital" and "real estate recommendation system"
+    # over grade-3 slides; three tuning briefs went 0.62-0.64 -> 0.93-0.96 once such a slide was back matter.
+    _deck(tmp_path / "Decks/Real estate recommender proposal.pptx", [
+        ("Recommendation System: Real Estate Berlin", ["Karina Condeixa", "January 2023"]),
+        ("Why is a real estate recommender system needed?", ["High rental prices for newcomers to Berlin",
+                                                             "High demand and few flats on the market"]),
+        ("Does real estate deliver what these customers need?", ["Newcomers to Berlin need a flat fast",
+                                                                 "Demography of the city's new residents"]),
+        ("Potential solution", ["MY NEW HOME: a recommendation system that matches flats to newcomers"]),
+        ("References", ["Berlin among Europe's priciest cities for renting after rent cap abolished, 2021",
+                        "Berlin Real Estate Report 2023, Guthmann 2023",
+                        "Recommender Systems in the Real Estate Market: A Survey",
+                        "https://www.statista.com/berlin-rents"]),
+    ])
+    slides = _ingested(tmp_path)
+    engine = SlideSearch(Library.from_slides(slides, embedder="fast"), llm="offline")
+    references = next(s.slide_id for s in slides if s.title == "References")
+    assert engine.view.roles[engine.library.ids.index(references)] == "appendix"
+    for brief in ("real estate recommendation system Berlin", "apartment hunting for newcomers in Berlin"):
+        shown = [c.id for c in _cards(engine, brief)]
+        assert shown and references not in shown, brief
+    assert references in [c.id for c in _cards(engine, "the references slide of the Berlin proposal")]

@@ -52,6 +52,32 @@ class TestSlideRole:
     def test_a_content_title_opening_with_such_a_word_stays_content(self, title):
         assert slide_role(title, "word " * 30, 4, 1, 20) == CONTENT
 
+    @pytest.mark.parametrize(("title", "text"), [
+        ("References", "https://github.com/slundberg/shap\nhttps://www.oreilly.com/ideas/interpretability"),
+        ("References", "Berlin Real Estate Report 2023, Guthmann 2023\nStatista, 2021\nRecommender systems: a survey"),
+        ("", "REFERENCES\nAndroidHive.com\nCustomerthink.com\nPlay Store"),
+        ("Sources & Links", "PowerBI Dashboard\nCounty Income\nRental Costs\nSNAP Enrollees"),
+        ("Bibliography", "Porter, M. Competitive Strategy. Free Press."),
+        ("Works cited", "Kotler and Keller, Marketing Management"),
+        ("Referências bibliográficas", "Silva, J. Estratégia de produto. São Paulo."),
+        ("参考文献", "山田太郎 『需要予測』"),
+    ])
+    def test_a_list_of_sources_is_back_matter(self, title, text):
+        # realdecks: a student deck's "References" (the reports it read, graded 1 at most) took a place of its
+        # deck's two in "apartment hunting for newcomers in Germany's capital" over two grade-3 slides.
+        assert slide_role(title, text, 9, 1, 12) == "appendix"
+
+    @pytest.mark.parametrize(("title", "text"), [
+        ("References", "Acme Bank\nGlobex Retail\nInitech Logistics\nWhat our clients say about us"),
+        ("Client references", "Acme Bank: churn down 18%\nGlobex: $2.4M saved"),
+        ("References/proof of our expertise", "Orange\nT-Mobile\nTelekom Srpske\nCosmote\nVivatel\nMtel"),
+        ("Sources of revenue", "Subscriptions 60%\nServices 25%\nLicences 15% of the total"),
+    ])
+    def test_client_references_and_other_titles_stay_content(self, title, text):
+        # In a sales deck "References" is the client list, a proof slide a case-study brief wants: only a body
+        # that cites (URLs, domains, years, "et al.") makes such a title a list of sources.
+        assert slide_role(title, text, 9, 1, 12) == CONTENT
+
     def test_a_title_of_several_lines_over_a_pasted_chart_is_not_a_divider(self):
         # realdecks: six "Driving Factor" slides of a loan-default deck (graded 3) were cut as dividers: their
         # words sit in a title of several lines (vertical tabs in .pptx) over a chart pasted as a picture.
@@ -110,9 +136,11 @@ class TestAskedRoles:
     def test_a_brief_that_names_a_kind_of_slide_asks_for_it(self):
         assert asked_roles(["agenda slide for a kickoff"]) == {"agenda"}
         assert asked_roles(["thank you slide", "appendix"]) == {"closing", "appendix"}
+        assert asked_roles(["the references slide"]) == asked_roles(["bibliography"]) == {"appendix"}
 
     def test_a_topical_brief_asks_for_no_role(self):
         assert asked_roles(["customer analytics case study"]) == frozenset()
+        assert asked_roles(["client references in banking"]) == frozenset()
 
 
 class TestResults:
