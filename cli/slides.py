@@ -22,7 +22,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from cli.console import console, err_console, fail, print_json, ray_mapper
+from cli.console import console, err_console, fail, native_output_to_stderr, print_json, ray_mapper
 
 app = typer.Typer(no_args_is_help=True)
 
@@ -107,6 +107,7 @@ def _index(embedder: str | None, as_json: bool, quiet: bool = False, ray: RayOpt
     if ray is not None:
         from slidesearch.ray_index import RayEmbedMissing
 
+        native_output_to_stderr()
         fan_out = RayEmbedMissing(ray.address, embedder=embedder, actors=ray.actors, batch=ray.batch,
                                    timeout_s=ray.timeout_s)
     store = open_store()
