@@ -97,6 +97,22 @@ class TestGlobalDeckCap:
     def test_results_flags_must_cover_the_library(self, small_view):
         with pytest.raises(ValueError, match="results flags"):
             GlobalDeckCap(small_view.canonical_decks, 2, np.zeros(3, dtype=bool))
+        with pytest.raises(ValueError, match="roles"):
+            GlobalDeckCap(small_view.canonical_decks, 2, roles=["agenda"])
+
+    def _agenda_third(self, small_view, r, angle):
+        roles = [""] * small_view.n
+        roles[r[2]] = "agenda"
+        cands = (Candidate(row=r[0], section="Other", score=0.9), Candidate(row=r[1], section="Other", score=0.8),
+                 Candidate(row=r[2], section="Other", score=0.05), Candidate(row=r[3], section="Other", score=0.1))
+        out = GlobalDeckCap(small_view.canonical_decks, 2, roles=roles).run(_state((angle,), distinct=cands))
+        return [c.row for c in out.deck_capped]
+
+    def test_a_brief_asking_for_a_role_keeps_a_place_for_the_decks_slide_of_that_role(self, small_view, r):
+        # realdecks "agenda slide": a deck's conclusion and problem statement outscored its "Table of contents" on
+        # the brief's two words and took both of the deck's places.
+        assert self._agenda_third(small_view, r, "agenda slide") == [r[0], r[3], r[2]]  # in score order
+        assert self._agenda_third(small_view, r, "fraud analytics") == [r[0], r[1], r[3]]
 
 
 class TestRelevanceFloor:

@@ -538,3 +538,28 @@ def test_a_list_of_sources_is_back_matter_not_an_answer(tmp_path):
         shown = [c.id for c in _cards(engine, brief)]
         assert shown and references not in shown, brief
     assert references in [c.id for c in _cards(engine, "the references slide of the Berlin proposal")]
+
+
+def test_an_agenda_brief_shows_every_decks_agenda_whatever_its_words(tmp_path):
+    # realdecks "agenda slide" showed 7 of 16 agendas: "TABLE OF CONTENTS" and "SUMÁRIO" never met the voters' top
+    # for the brief's two words, and where they did, the deck's conclusion took both of its places.
+    decks = {
+        "Churn capstone.pptx": ("Table of contents", ["Introduction", "Data", "Model", "Results", "Conclusion"]),
+        "Análise de vendas.pptx": ("SUMÁRIO", ["Apresentação do problema", "Fontes de dados", "Abordagem"]),
+        "Pitch.pptx": ("Agenda", ["Problem", "Solution", "Market", "Team"]),
+    }
+    for name, (title, lines) in decks.items():
+        stem = name.removesuffix(".pptx")
+        _deck(tmp_path / "Decks" / name, [
+            (stem, ["Final presentation", "2024"]), (title, lines),
+            ("Problem statement", ["Churn is on every board agenda this year", "Support tickets double in winter"]),
+            ("Exploratory data analysis", ["Sales by region and month", "Returns peak after promotions"]),
+            ("Conclusion", ["The model finds most leavers early",
+                            "Next steps: put a retention offer on the agenda of each segment review"]),
+        ])
+    slides = _ingested(tmp_path)
+    engine = SlideSearch(Library.from_slides(slides, embedder="minilm"), llm="offline")
+    agendas = {s.slide_id for s in slides if s.title in {"Table of contents", "SUMÁRIO", "Agenda"}}
+    assert {engine.view.roles[engine.library.ids.index(a)] for a in agendas} == {"agenda"}
+    shown = [c.id for c in _cards(engine, "agenda slide")]
+    assert agendas <= set(shown), shown

@@ -29,6 +29,7 @@ from core.text import ENGLISH_STOPWORDS, FOREIGN_SHARE, asks_for_a_fact, foreign
 from slidesearch.config import SearchConfig
 from slidesearch.library.view import LibraryView
 from slidesearch.pipeline.state import Candidate, SearchState
+from slidesearch.roles import asked_roles
 
 FUSIONS = ("blend", "rrf", "dense_rrf")
 
@@ -204,6 +205,11 @@ class DenseScores:
                        term_cosines=product[:, len(queries):] if state.expansion else None)
 
 
+_LAST = 1e-6
+"""The primary score of a candidate kept whatever the voters say (a slide of the role the brief asks for) when
+both voters put it at their lowest: above 0, so it stays, and under any slide that matched."""
+
+
 class PrimaryPass:
     """07a: exact dense + BM25 per angle within the pool, fused; every slide with a score becomes a candidate."""
 
@@ -233,8 +239,20 @@ class PrimaryPass:
                 dense = dense.copy()
                 dense[:, a] = 0.0
         always = np.flatnonzero(np.isin(pool, np.fromiter(state.entity_rows, dtype=np.int64)))
+        asked = asked_roles(state.angles)
+        of_role = np.zeros(0, dtype=np.int64)
+        if asked:
+            # "agenda slide": every slide of that role in the pool is a candidate, as a literal name's are. Its
+            # words need not say so ("SUMÁRIO", "Table of contents" never met the voters' top for "agenda").
+            roles = self.view.roles
+            of_role = np.flatnonzero(np.fromiter((roles[r] in asked for r in pool.tolist()), dtype=bool,
+                                                 count=pool.size))
+            always = np.union1d(always, of_role)
         questions = [self.fusion.plain_blend(a) for a in state.angles]
         fused, angle_of = fuse_angles_by_angle(dense, bm25, always, self.fusion, questions)
+        for pos in of_role.tolist():  # the voters' weakest slide scores 0, which would drop it: keep it last
+            if pos not in fused:
+                fused[pos], angle_of[pos] = _LAST, int(np.argmax(dense[pos])) if dense.shape[1] else 0
         lift = deck_context(self.view.deck_codes, self.deck_context, pool, fused) if self.deck_context > 0 else {}
         fused = {pos: score + lift.get(pos, 0.0) for pos, score in fused.items()}
         sections = self.view.section_names

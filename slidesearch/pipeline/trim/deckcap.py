@@ -3,7 +3,8 @@
 When the brief wants results ("a case study", "results with numbers"), a deck's places go to its
 best-scored slides as before, except that the deck's best slide stating a quantified outcome takes
 its last place if none of the kept ones states one: a case study's challenge and solution outscore
-its results slide on the brief's words, but the results are what the rep came for. The slide keeps
+its results slide on the brief's words, but the results are what the rep came for. A brief asking
+for a kind of slide by its role ("agenda slide") keeps a place for the deck's slide of that role so. The slide keeps
 its own score; the floor (12) measures it by the place it took.
 """
 
@@ -17,7 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from slidesearch.pipeline.state import Candidate, SearchState
-from slidesearch.roles import asks_for_results
+from slidesearch.roles import asked_roles, asks_for_results
 
 
 def cap_per_deck(cands: tuple[Candidate, ...], decks: Sequence[str], cap: int,
@@ -59,14 +60,28 @@ class GlobalDeckCap:
     writes: ClassVar[frozenset[str]] = frozenset({"deck_capped"})
     output: ClassVar[str | None] = "deck_capped"
 
-    def __init__(self, canonical_decks: Sequence[str], cap: int, states_results: NDArray[np.bool_] | None = None) -> None:
+    def __init__(self, canonical_decks: Sequence[str], cap: int, states_results: NDArray[np.bool_] | None = None,
+                 roles: Sequence[str] | None = None) -> None:
         if cap < 1:
             raise ValueError(f"the deck cap must be at least 1, got {cap}")
-        if states_results is not None and len(states_results) != len(canonical_decks):
-            raise ValueError(f"{len(states_results)} results flags for {len(canonical_decks)} slides")
+        for name, flags in (("results flags", states_results), ("roles", roles)):
+            if flags is not None and len(flags) != len(canonical_decks):
+                raise ValueError(f"{len(flags)} {name} for {len(canonical_decks)} slides")
         self.canonical_decks, self.cap, self.states_results = canonical_decks, cap, states_results
+        self.roles = roles
+
+    def _preferred(self, angles: Sequence[str]) -> NDArray[np.bool_] | None:
+        """The slides a deck keeps a place for: its results slides when the brief wants results, its slides of the
+        role the brief asks for ("agenda slide": a deck's conclusion outscored its "Table of contents" on the
+        brief's two words and took both places)."""
+        preferred = self.states_results if asks_for_results(angles) else None
+        asked = asked_roles(angles) if self.roles is not None else frozenset()
+        if asked:
+            of_role = np.fromiter((r in asked for r in self.roles or ()), dtype=bool, count=len(self.canonical_decks))
+            preferred = of_role if preferred is None else preferred | of_role
+        return preferred
 
     def run(self, state: SearchState) -> SearchState:
         ordered = tuple(sorted(state.distinct, key=lambda c: (-c.score, c.row)))
-        preferred = self.states_results if asks_for_results(state.angles) else None
+        preferred = self._preferred(state.angles)
         return replace(state, deck_capped=cap_per_deck(ordered, self.canonical_decks, self.cap, preferred))
