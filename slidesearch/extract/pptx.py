@@ -78,6 +78,17 @@ def _picture_blob(shape: Any) -> bytes | None:
         return None
 
 
+def _is_chrome(shape: Any) -> bool:
+    """A slide-number, date, footer or header placeholder: the deck's furniture, repeated on every slide ("‹#›",
+    "25.02.2015", "BDM Capstone Project"), not what the slide says."""
+    from pptx.enum.shapes import PP_PLACEHOLDER
+
+    if not getattr(shape, "is_placeholder", False):
+        return False
+    return shape.placeholder_format.type in (PP_PLACEHOLDER.SLIDE_NUMBER, PP_PLACEHOLDER.DATE, PP_PLACEHOLDER.FOOTER,
+                                             PP_PLACEHOLDER.HEADER)
+
+
 def _walk(shapes: Any, out: SlideTexts, title_id: int | None, size: tuple[int, int], ocr: bool) -> None:
     from pptx.enum.shapes import MSO_SHAPE_TYPE
 
@@ -105,6 +116,8 @@ def _walk(shapes: Any, out: SlideTexts, title_id: int | None, size: tuple[int, i
                 out.pictures.append(text)
         if getattr(shape, "has_text_frame", False) and shape.has_text_frame:
             if title_id is not None and shape.shape_id == title_id:
+                continue
+            if _is_chrome(shape):
                 continue
             text = shape.text_frame.text.strip()
             if text:

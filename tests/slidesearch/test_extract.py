@@ -176,3 +176,31 @@ def test_a_chart_pasted_as_a_picture_is_filed_by_what_it_shows_not_under_other(t
     assert library.section_of(library.id_to_row[chart.slide_id]) == "Capabilities & Overview"
     shown = [c.id for c in SlideSearch(library).search_v2("penetration rate by state").cards()]
     assert chart.slide_id in shown
+
+
+def test_slide_numbers_dates_footers_and_headers_are_not_the_slides_text(tmp_path):
+    # realdecks: Google Slides exports keep "‹#›" in every slide-number placeholder, and footers repeat on every
+    # slide ("Application iOS de solution de point de vente pour la restauration" on 17 of one deck's slides).
+    from pptx.enum.shapes import PP_PLACEHOLDER
+
+    chrome = {PP_PLACEHOLDER.SLIDE_NUMBER: "‹#›", PP_PLACEHOLDER.DATE: "25.02.2015",
+              PP_PLACEHOLDER.FOOTER: "BDM Capstone Project"}
+    prs = Presentation()
+    layout = prs.slide_layouts[1]
+    for title, body in (("Market competition", "Rama Traders holds a third of the market"),
+                        ("Supply chain", "Lead times fell from nine days to four")):
+        slide = prs.slides.add_slide(layout)
+        slide.shapes.title.text = title
+        slide.placeholders[1].text_frame.text = body
+        for placeholder in layout.placeholders:
+            if placeholder.placeholder_format.type in chrome:
+                slide.shapes.clone_placeholder(placeholder)
+        for shape in slide.placeholders:
+            if shape.placeholder_format.type in chrome:
+                shape.text_frame.text = chrome[shape.placeholder_format.type]
+    path = tmp_path / "Capstone.pptx"
+    prs.save(str(path))
+    _, slides = read_pptx(path, tmp_path, ocr=False)
+    assert [s.title for s in slides] == ["Market competition", "Supply chain"]
+    assert slides[0].text == "Rama Traders holds a third of the market"
+    assert not any(word in s.text for s in slides for word in ("‹#›", "2015", "BDM"))
