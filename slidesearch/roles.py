@@ -74,8 +74,24 @@ _DRAWN_TYPES = _SHAPED_TYPES - {"diagram"}
 ANALYSIS / SQL Project / -VANSHITA MATHUR"); so a short first slide typed diagram is a cover."""
 
 
+_PICTURED_WORDS = 3
+
+
+def first_line(title: str, text: str) -> str:
+    """The slide's heading line: its title's first line, or its text's when it has no title."""
+    lines = (title or text).strip().splitlines()
+    return lines[0] if lines else ""
+
+
+def titled_picture(first_line: str, pictured: str) -> bool:
+    """A chart or screenshot pasted as a picture under a title that says what it shows: three content words or more
+    in the title ("Cutoff on Train Data for Logistic Regression"), and words in the picture (axis labels, figures,
+    a screen's text: ``_PICTURED_WORDS`` or more read by OCR), not a divider's photo under "Our Approach"."""
+    return len(tokenize(first_line, ENGLISH_STOPWORDS)) >= 3 and len(pictured.split()) >= _PICTURED_WORDS
+
+
 def slide_role(title: str, text: str, number: int, first_number: int, deck_slides: int,
-               content_type: str = "content") -> str:
+               content_type: str = "content", pictured: str = "") -> str:
     """The slide's role (one of ``ROLES``) or ``CONTENT`` (the empty string) for a slide that says something.
 
     ``number`` is its place in the deck, ``first_number`` the deck's first slide's and
@@ -87,17 +103,17 @@ def slide_role(title: str, text: str, number: int, first_number: int, deck_slide
     date; three text boxes typed "diagram" included); any other slide of such a deck whose body is a few
     words under a short title, with no content shape (a section divider).
     """
-    first_line = (title or text).strip().splitlines()[0] if (title or text).strip() else ""
+    heading = first_line(title, text)
     # Everything but the heading line is body: a title of several lines is a heading over the slide's words
     # ("Driving Factor: / Purpose / EDA Type: Multivariate Analysis / Graph Type: ..." above a pasted chart),
     # so such a slide is not read as a section divider.
-    body_words = max(0, len(tokenize(title)) + len(tokenize(text)) - len(tokenize(first_line)))
-    if _AGENDA.search(first_line):
+    body_words = max(0, len(tokenize(title)) + len(tokenize(text)) - len(tokenize(heading)))
+    if _AGENDA.search(heading):
         return "agenda"
-    if _APPENDIX.search(first_line) or _SOURCES.match(first_line) or (
-            _REFERENCES.match(first_line) and _CITES.search(f"{title}\n{text}")):
+    if _APPENDIX.search(heading) or _SOURCES.match(heading) or (
+            _REFERENCES.match(heading) and _CITES.search(f"{title}\n{text}")):
         return "appendix"
-    if _CLOSING.search(first_line) and body_words < _CLOSING_BODY_WORDS:
+    if _CLOSING.search(heading) and body_words < _CLOSING_BODY_WORDS:
         return "closing"
     if content_type == _SECTION_HEADER:
         return "divider"
@@ -106,23 +122,24 @@ def slide_role(title: str, text: str, number: int, first_number: int, deck_slide
     if number == first_number and (body_words < (_OPENING_BODY_WORDS if number <= 1 else _COVER_BODY_WORDS)
                                    or content_type == _TITLE):
         return "cover"
-    if content_type in _SHAPED_TYPES:
+    if content_type in _SHAPED_TYPES or (content_type == "image" and titled_picture(heading, pictured)):
         return CONTENT
-    if body_words < _DIVIDER_BODY_WORDS and len(tokenize(first_line)) <= 8:
+    if body_words < _DIVIDER_BODY_WORDS and len(tokenize(heading)) <= 8:
         return "divider"
     return CONTENT
 
 
 def deck_roles(titles: Sequence[str], texts: Sequence[str], numbers: Sequence[int], decks: Sequence[str],
-               content_types: Sequence[str]) -> list[str]:
+               content_types: Sequence[str], pictured: Sequence[str] | None = None) -> list[str]:
     """``slide_role`` of every slide of a library (columns in any order; a deck's first slide is its lowest number)."""
     first: dict[str, int] = {}
     size: dict[str, int] = {}
     for deck, number in zip(decks, numbers, strict=True):
         first[deck] = min(first.get(deck, number), number)
         size[deck] = size.get(deck, 0) + 1
-    return [slide_role(t, x, n, first[d], size[d], c)
-            for t, x, n, d, c in zip(titles, texts, numbers, decks, content_types, strict=True)]
+    words = pictured if pictured is not None else [""] * len(titles)
+    return [slide_role(t, x, n, first[d], size[d], c, p)
+            for t, x, n, d, c, p in zip(titles, texts, numbers, decks, content_types, words, strict=True)]
 
 
 def asked_roles(angles: Sequence[str]) -> frozenset[str]:

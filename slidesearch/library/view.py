@@ -170,7 +170,12 @@ class LibraryView:
     def roles(self) -> list[str]:
         """Each slide's role in its deck (``slidesearch.roles``: cover, agenda, divider, closing, appendix, or "")."""
         lib = self._library
-        return deck_roles(lib.titles, lib.texts, lib.slide_numbers, lib.deck_ids, lib.content_types)
+        return deck_roles(lib.titles, lib.texts, lib.slide_numbers, lib.deck_ids, lib.content_types, self.pictured)
+
+    @property
+    def pictured(self) -> list[str]:
+        """The words OCR read in each slide's pictures ("" where none, or for a library without the field)."""
+        return self._library.field_texts.get("picture_text") or [""] * self._library.n
 
     @cached_property
     def states_results(self) -> NDArray[np.bool_]:

@@ -1,5 +1,7 @@
 """Text hidden from text frames: pictures (OCR), SmartArt, charts; titles of slides without a title placeholder."""
 
+import io
+
 import pytest
 from pptx import Presentation
 from pptx.util import Inches
@@ -19,6 +21,7 @@ from tests.visual_decks import (
     SMARTART_WORDS,
     TEXTBOX_TITLE,
     _diagram_data,
+    plain_png,
     text_picture,
     write_visual_deck,
 )
@@ -204,3 +207,40 @@ def test_slide_numbers_dates_footers_and_headers_are_not_the_slides_text(tmp_pat
     assert [s.title for s in slides] == ["Market competition", "Supply chain"]
     assert slides[0].text == "Rama Traders holds a third of the market"
     assert not any(word in s.text for s in slides for word in ("‹#›", "2015", "BDM"))
+
+
+def test_a_chart_pasted_under_a_title_saying_what_it_shows_is_an_answer_not_a_divider(tmp_path, monkeypatch):
+    # realdecks "Polymarket trading bot" showed one card: the deck's results were screenshots pasted under titles
+    # such as "Results – Script #2: Trade Execution Bot", read as section dividers and cut as low-content slides.
+    require_tool("tesseract", package="tesseract-ocr")
+    monkeypatch.setenv("SEEK_OCR", "on")
+    prs = Presentation()
+    cover = prs.slides.add_slide(prs.slide_layouts[0])
+    cover.shapes.title.text = "Churn model review"
+    for title, body in (("Business problem", "Prepaid customers leave after their first recharge"),
+                        ("Data sources", "Recharge history, call records and complaints for two years")):
+        slide = prs.slides.add_slide(prs.slide_layouts[1])
+        slide.shapes.title.text = title
+        slide.placeholders[1].text_frame.text = body
+    for title, words in (("Cutoff on train data for logistic regression", "SENSITIVITY SPECIFICITY CUTOFF 0.42"),
+                         ("Our approach", "")):
+        slide = prs.slides.add_slide(prs.slide_layouts[5])
+        slide.shapes.title.text = title
+        image = str(text_picture(tmp_path / "chart.png", words, size=60)) if words else io.BytesIO(plain_png((40, 90, 160)))
+        slide.shapes.add_picture(image, Inches(0.5), Inches(1.8), Inches(9))
+    (tmp_path / "decks").mkdir()
+    prs.save(str(tmp_path / "decks" / "Churn review.pptx"))
+    store = Store(tmp_path / "library.db")
+    try:
+        assert ingest_path(tmp_path / "decks", store).files_ingested == 1
+        slides = {s.title: s for s in store.iter_slides()}
+    finally:
+        store.close()
+    chart, divider = slides["Cutoff on train data for logistic regression"], slides["Our approach"]
+    assert chart.content_type == divider.content_type == "image" and "specificity" in chart.picture_text.lower()
+    engine = SlideSearch(Library.from_slides(list(slides.values()), embedder="fast"), llm="offline")
+    row = engine.library.ids.index
+    assert (engine.view.roles[row(chart.slide_id)], engine.view.roles[row(divider.slide_id)]) == ("", "divider")
+    cards = sorted(engine.search_v2("logistic regression cutoff").cards(), key=lambda c: -c.score)
+    assert cards and cards[0].id == chart.slide_id
+    assert cards[0].factors.type == 1.0  # not cut as a low-content slide

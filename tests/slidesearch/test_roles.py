@@ -78,6 +78,21 @@ class TestSlideRole:
         # that cites (URLs, domains, years, "et al.") makes such a title a list of sources.
         assert slide_role(title, text, 9, 1, 12) == CONTENT
 
+    def test_a_picture_that_shows_words_under_a_title_saying_what_it_shows_is_content(self):
+        # realdecks: 43 charts and screenshots pasted as pictures under a descriptive title ("Cutoff on Train Data
+        # for Logistic Regression", "Results – Streamlit Frontend: Monitored Trade Visualizations") were dividers.
+        chart = "Cutoff on Train Data for Logistic Regression"
+        assert slide_role(chart, "", 7, 1, SIX + 6, "image", pictured="0.5 0.6 0.7 Sensitivity Specificity") == CONTENT
+        assert slide_role(chart, "", 7, 1, SIX + 6, "image") == "divider"  # a photo: no words in the picture
+        assert slide_role("Our approach", "", 7, 1, SIX + 6, "image", pictured="Step one Step two Step three") == \
+            "divider"  # a divider's title says no more than where the deck is
+        titles, texts, numbers = ["Churn model"] + [chart] * 5, [""] + ["text " * 20] * 5, list(range(1, 7))
+        types = ["title", "image", "content", "content", "content", "content"]
+        with_words = deck_roles(titles, texts[:1] + [""] + texts[2:], numbers, ["d"] * 6, types,
+                                ["", "Sensitivity Specificity 0.7", "", "", "", ""])
+        without = deck_roles(titles, texts[:1] + [""] + texts[2:], numbers, ["d"] * 6, types)
+        assert (with_words[1], without[1]) == (CONTENT, "divider")
+
     def test_a_title_of_several_lines_over_a_pasted_chart_is_not_a_divider(self):
         # realdecks: six "Driving Factor" slides of a loan-default deck (graded 3) were cut as dividers: their
         # words sit in a title of several lines (vertical tabs in .pptx) over a chart pasted as a picture.

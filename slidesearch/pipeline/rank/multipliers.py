@@ -38,7 +38,7 @@ from numpy.typing import NDArray
 from slidesearch.config import SearchConfig
 from slidesearch.library.view import LibraryView
 from slidesearch.pipeline.state import Candidate, SearchState
-from slidesearch.roles import asked_kinds, asked_roles, asks_for_results_slides
+from slidesearch.roles import asked_kinds, asked_roles, asks_for_results_slides, first_line, titled_picture
 
 #: Folder kinds, matched on the folder path (first match wins).
 FOLDER_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -150,8 +150,11 @@ class Multipliers:
     @cached_property
     def _low_content(self) -> NDArray[np.bool_]:
         view, limit = self.view, self.weights.content_rich_chars
+        pictured = view.pictured
         return np.fromiter((t in LOW_CONTENT_TYPES and len(x) < limit
-                            for t, x in zip(view.content_types, view.texts, strict=True)),
+                            and not (t == "image" and titled_picture(first_line(title, x), p))
+                            for t, x, title, p in zip(view.content_types, view.texts, view.titles, pictured,
+                                                      strict=True)),
                            dtype=bool, count=view.n)
 
     def run(self, state: SearchState) -> SearchState:
