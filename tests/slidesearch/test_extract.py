@@ -144,6 +144,18 @@ def test_ocr_can_be_turned_off(tmp_path, monkeypatch):
     assert slides[0].picture_text == "" and slides[1].smartart_text  # the other fields are still read
 
 
+def _ingest_one(prs, tmp_path, name: str) -> dict:
+    """``prs`` saved as ``decks/<name>`` and ingested through the real path: its slides by title."""
+    (tmp_path / "decks").mkdir()
+    prs.save(str(tmp_path / "decks" / name))
+    store = Store(tmp_path / "library.db")
+    try:
+        assert ingest_path(tmp_path / "decks", store).files_ingested == 1
+        return {s.title: s for s in store.iter_slides()}
+    finally:
+        store.close()
+
+
 PICTURED_CHART = ("Top five states by penetration rate\nGoa Kerala Karnataka Maharashtra Delhi\n"
                   "Bottom five states by penetration rate\nBihar Assam Jharkhand Punjab Odisha\n"
                   "Electric two wheeler sales growth by region")
@@ -163,14 +175,7 @@ def test_a_chart_pasted_as_a_picture_is_filed_by_what_it_shows_not_under_other(t
         slide.shapes.title.text = title
         picture = text_picture(tmp_path / f"{title}.png", words, size=60)
         slide.shapes.add_picture(str(picture), Inches(0.5), Inches(1.8), Inches(9))
-    (tmp_path / "decks").mkdir()
-    prs.save(str(tmp_path / "decks" / "Market review.pptx"))
-    store = Store(tmp_path / "library.db")
-    try:
-        assert ingest_path(tmp_path / "decks", store).files_ingested == 1
-        slides = {s.title: s for s in store.iter_slides()}
-    finally:
-        store.close()
+    slides = _ingest_one(prs, tmp_path, "Market review.pptx")
     chart, photo = slides["EV adoption"], slides["Our offsite"]
     assert chart.content_type == photo.content_type == "image"
     assert "penetration" in chart.picture_text.lower()
@@ -228,14 +233,7 @@ def test_a_chart_pasted_under_a_title_saying_what_it_shows_is_an_answer_not_a_di
         slide.shapes.title.text = title
         image = str(text_picture(tmp_path / "chart.png", words, size=60)) if words else io.BytesIO(plain_png((40, 90, 160)))
         slide.shapes.add_picture(image, Inches(0.5), Inches(1.8), Inches(9))
-    (tmp_path / "decks").mkdir()
-    prs.save(str(tmp_path / "decks" / "Churn review.pptx"))
-    store = Store(tmp_path / "library.db")
-    try:
-        assert ingest_path(tmp_path / "decks", store).files_ingested == 1
-        slides = {s.title: s for s in store.iter_slides()}
-    finally:
-        store.close()
+    slides = _ingest_one(prs, tmp_path, "Churn review.pptx")
     chart, divider = slides["Cutoff on train data for logistic regression"], slides["Our approach"]
     assert chart.content_type == divider.content_type == "image" and "specificity" in chart.picture_text.lower()
     engine = SlideSearch(Library.from_slides(list(slides.values()), embedder="fast"), llm="offline")
