@@ -83,11 +83,13 @@ def first_line(title: str, text: str) -> str:
     return lines[0] if lines else ""
 
 
-def titled_picture(first_line: str, pictured: str) -> bool:
-    """A chart or screenshot pasted as a picture under a title that says what it shows: three content words or more
-    in the title ("Cutoff on Train Data for Logistic Regression"), and words in the picture (axis labels, figures,
-    a screen's text: ``_PICTURED_WORDS`` or more read by OCR), not a divider's photo under "Our Approach"."""
-    return len(tokenize(first_line, ENGLISH_STOPWORDS)) >= 3 and len(pictured.split()) >= _PICTURED_WORDS
+def titled_picture(content_type: str, heading: str, pictured: str) -> bool:
+    """A chart or screenshot pasted as a picture (a slide typed image) under a title that says what it shows: three
+    content words or more in its heading ("Cutoff on Train Data for Logistic Regression"), and words in the picture
+    (axis labels, figures, a screen's text: ``_PICTURED_WORDS`` or more read by OCR), not a divider's photo under
+    "Our Approach"."""
+    return (content_type == "image" and len(tokenize(heading, ENGLISH_STOPWORDS)) >= 3
+            and len(pictured.split()) >= _PICTURED_WORDS)
 
 
 def slide_role(title: str, text: str, number: int, first_number: int, deck_slides: int,
@@ -122,7 +124,7 @@ def slide_role(title: str, text: str, number: int, first_number: int, deck_slide
     if number == first_number and (body_words < (_OPENING_BODY_WORDS if number <= 1 else _COVER_BODY_WORDS)
                                    or content_type == _TITLE):
         return "cover"
-    if content_type in _SHAPED_TYPES or (content_type == "image" and titled_picture(heading, pictured)):
+    if content_type in _SHAPED_TYPES or titled_picture(content_type, heading, pictured):
         return CONTENT
     if body_words < _DIVIDER_BODY_WORDS and len(tokenize(heading)) <= 8:
         return "divider"

@@ -172,6 +172,11 @@ class LibraryView:
         lib = self._library
         return deck_roles(lib.titles, lib.texts, lib.slide_numbers, lib.deck_ids, lib.content_types, self.pictured)
 
+    @cached_property
+    def role_array(self) -> NDArray[np.str_]:
+        """``roles`` as an array, for a vectorised test of which slides hold the roles a brief asks for."""
+        return np.asarray(self.roles, dtype=str)
+
     @property
     def pictured(self) -> list[str]:
         """The words OCR read in each slide's pictures ("" where none, or for a library without the field)."""

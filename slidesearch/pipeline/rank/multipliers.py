@@ -152,7 +152,7 @@ class Multipliers:
         view, limit = self.view, self.weights.content_rich_chars
         pictured = view.pictured
         return np.fromiter((t in LOW_CONTENT_TYPES and len(x) < limit
-                            and not (t == "image" and titled_picture(first_line(title, x), p))
+                            and not titled_picture(t, first_line(title, x), p)
                             for t, x, title, p in zip(view.content_types, view.texts, view.titles, pictured,
                                                       strict=True)),
                            dtype=bool, count=view.n)

@@ -244,9 +244,7 @@ class PrimaryPass:
         if asked:
             # "agenda slide": every slide of that role in the pool is a candidate, as a literal name's are. Its
             # words need not say so ("SUMÁRIO", "Table of contents" never met the voters' top for "agenda").
-            roles = self.view.roles
-            of_role = np.flatnonzero(np.fromiter((roles[r] in asked for r in pool.tolist()), dtype=bool,
-                                                 count=pool.size))
+            of_role = np.flatnonzero(np.isin(self.view.role_array[pool], sorted(asked)))
             always = np.union1d(always, of_role)
         questions = [self.fusion.plain_blend(a) for a in state.angles]
         fused, angle_of = fuse_angles_by_angle(dense, bm25, always, self.fusion, questions)

@@ -4,8 +4,8 @@ When the brief wants results ("a case study", "results with numbers"), a deck's 
 best-scored slides as before, except that the deck's best slide stating a quantified outcome takes
 its last place if none of the kept ones states one: a case study's challenge and solution outscore
 its results slide on the brief's words, but the results are what the rep came for. A brief asking
-for a kind of slide by its role ("agenda slide") keeps a place for the deck's slide of that role so. The slide keeps
-its own score; the floor (12) measures it by the place it took.
+for a kind of slide by its role ("agenda slide") keeps a place so for the deck's slide of that role.
+The slide keeps its own score; the floor (12) measures it by the place it took.
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ class GlobalDeckCap:
             if flags is not None and len(flags) != len(canonical_decks):
                 raise ValueError(f"{len(flags)} {name} for {len(canonical_decks)} slides")
         self.canonical_decks, self.cap, self.states_results = canonical_decks, cap, states_results
-        self.roles = roles
+        self.roles = np.asarray(roles, dtype=str) if roles is not None else None
 
     def _preferred(self, angles: Sequence[str]) -> NDArray[np.bool_] | None:
         """The slides a deck keeps a place for: its results slides when the brief wants results, its slides of the
@@ -76,8 +76,8 @@ class GlobalDeckCap:
         brief's two words and took both places)."""
         preferred = self.states_results if asks_for_results(angles) else None
         asked = asked_roles(angles) if self.roles is not None else frozenset()
-        if asked:
-            of_role = np.fromiter((r in asked for r in self.roles or ()), dtype=bool, count=len(self.canonical_decks))
+        if asked and self.roles is not None:
+            of_role = np.isin(self.roles, sorted(asked))
             preferred = of_role if preferred is None else preferred | of_role
         return preferred
 
