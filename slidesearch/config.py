@@ -77,6 +77,16 @@ class SearchConfig(BaseModel):
         "long statement of need reads like a document, where BM25's matches are evidence (CISI's queries; 8 by "
         "measurement: CISI nDCG@10 0.4243 plain, 0.4218 at 12 words, 0.4344 at 8).",
     )
+    unreadable_lexical: float = Field(
+        default=1.0, ge=0.0, le=1.0,
+        description="07a: for a slide the English encoder cannot read (most letters outside the Latin script: "
+        "``LibraryView.unreadable``, whose cosine is set to the angle's lowest), the share of the dense voter's weight "
+        "that BM25 takes over, so the slide is ranked by the voter that can read it (#17: 'lean on the lexical voter for "
+        "them'); 0 = BM25 keeps its own weight only, a brief's tenth. 1 by measurement (run 20261204-035751): "
+        "realdecks-tune q42 \"Tesla stock LSTM vs ARIMA\" 0.779 -> 1.000 (its Chinese slide stating LSTM and ARIMA); "
+        "check q51 shows one more card (a Persian-English \"Methodology\" slide, graded 0); every other item of every "
+        "dataset identical; 0.5 changed nothing.",
+    )
     primary_depth: int = Field(default=300, ge=1, description="Hits each voter contributes per angle.")
     deck_context: float = Field(
         default=0.2, ge=0.0,

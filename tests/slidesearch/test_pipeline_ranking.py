@@ -27,6 +27,7 @@ from slidesearch.pipeline.rank.primary import (
     PrimaryPass,
     deck_context,
     fuse_angles,
+    fuse_angles_by_angle,
     pool_dense_scores,
 )
 from slidesearch.pipeline.state import Candidate, SearchState, SectionChoice
@@ -151,6 +152,25 @@ class TestPrimaryPass:
         assert as_brief[0] > as_brief[1]
         assert as_question[0] == pytest.approx(as_question[1])
         assert fusion.weights(False) == pytest.approx((0.9, 0.1)) and fusion.weights(True) == (0.5, 0.5)
+
+    @pytest.mark.parametrize("method", ["blend", "rrf"])
+    def test_bm25_speaks_for_a_slide_the_encoder_cannot_read(self, method):
+        # Slide 0: an English slide close in meaning, no shared word. Slide 1: a Chinese slide stating the brief's
+        # rare words ("LSTM", "ARIMA"), its cosine silenced to the angle's lowest. Slide 2: a weak English match.
+        dense = np.array([[0.6], [0.1], [0.4]])
+        bm25 = np.array([[0.0], [6.0], [1.0]])
+        none = np.zeros(0, dtype=np.int64)
+        unreadable = np.array([False, True, False])
+        held = Fusion.from_config(SearchConfig(primary_fusion=method, unreadable_lexical=0.0))
+        lean = Fusion.from_config(SearchConfig(primary_fusion=method, unreadable_lexical=1.0))
+        before, _ = fuse_angles_by_angle(dense, bm25, none, held, [False], unreadable)
+        after, _ = fuse_angles_by_angle(dense, bm25, none, lean, [False], unreadable)
+        if method == "blend":
+            assert before[1] < before[0]  # a brief's BM25 tenth alone cannot lift it
+        assert after[1] > before[1] and after[1] >= max(after[0], after[2])  # read by the voter that can read it
+        assert after[0] == pytest.approx(before[0]) and after[2] == pytest.approx(before[2])  # readable: unchanged
+        with pytest.raises(ValueError, match="unreadable_lexical"):
+            Fusion("blend", 10, 0.5, 0.5, 60, unreadable_lexical=1.5)
 
     def test_a_question_about_a_topic_is_a_brief_and_a_factoid_question_is_not(self):
         fusion = Fusion.from_config(SearchConfig(brief_dense_share=0.9))

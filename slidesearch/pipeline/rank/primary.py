@@ -45,6 +45,7 @@ class Fusion:
     rrf_k: int
     brief_dense_share: float | None = None
     brief_max_words: int = 8
+    unreadable_lexical: float = 0.0
 
     def __post_init__(self) -> None:
         if self.method not in FUSIONS:
@@ -57,6 +58,8 @@ class Fusion:
             raise ValueError(f"RRF k must be non-negative, got {self.rrf_k}")
         if self.brief_dense_share is not None and not 0 <= self.brief_dense_share <= 1:
             raise ValueError(f"brief_dense_share must be in [0, 1], got {self.brief_dense_share}")
+        if not 0 <= self.unreadable_lexical <= 1:
+            raise ValueError(f"unreadable_lexical must be in [0, 1], got {self.unreadable_lexical}")
 
     def weights(self, question: bool) -> tuple[float, float]:
         """(dense, BM25) weights for one angle: a topical brief's follow ``brief_dense_share`` when it is set."""
@@ -68,7 +71,7 @@ class Fusion:
     @classmethod
     def from_config(cls, config: SearchConfig) -> Fusion:
         return cls(config.primary_fusion, config.primary_depth, config.dense_weight, config.bm25_weight, config.rrf_k,
-                   config.brief_dense_share, config.brief_max_words)
+                   config.brief_dense_share, config.brief_max_words, config.unreadable_lexical)
 
     def plain_blend(self, angle: str) -> bool:
         """Whether ``angle`` takes the plain weights: a factoid question, or a statement too long to be a brief.
@@ -108,12 +111,15 @@ def fuse_angles(
 
 def fuse_angles_by_angle(
     dense: NDArray[Any], bm25: NDArray[Any], always: NDArray[np.int64], cfg: Fusion,
-    questions: Sequence[bool] = (),
+    questions: Sequence[bool] = (), unreadable: NDArray[np.bool_] | None = None,
 ) -> tuple[dict[int, float], dict[int, int]]:
     """``fuse_angles`` plus, per position, the angle that contributed most to its score.
 
     ``questions[a]`` says angle ``a`` is a question (missing: taken as one, the plain weights);
-    a topical brief's angle weighs its voters by ``Fusion.weights``.
+    a topical brief's angle weighs its voters by ``Fusion.weights``. ``unreadable`` marks the positions
+    whose dense voice is silenced (the encoder cannot read the slide): there BM25 also speaks for
+    ``cfg.unreadable_lexical`` of the dense voter's weight, so a Chinese slide stating "LSTM" and "ARIMA"
+    is not held to the BM25 voter's tenth of a brief's score.
     """
     fused: dict[int, float] = {}
     best: dict[int, tuple[float, int]] = {}
@@ -128,17 +134,22 @@ def fuse_angles_by_angle(
         cand = np.unique(np.concatenate(parts))
         if cand.size == 0:
             continue
+        lean = (unreadable[cand] if unreadable is not None and cfg.unreadable_lexical > 0 and use_bm25
+                else np.zeros(cand.size, dtype=bool))
         if cfg.method == "blend":
             score = dense_weight * min_max_array(d[cand])
             if use_bm25 and b[cand].max() > 0:
-                score += bm25_weight * min_max_array(b[cand])
+                lexical = min_max_array(b[cand])
+                score += (bm25_weight + np.where(lean, cfg.unreadable_lexical * dense_weight, 0.0)) * lexical
             score /= n_angles
         else:
             weight = 1.0 if cfg.method == "dense_rrf" else dense_weight
             score = rrf_terms(ranks_of(d, cand), weight, cfg.rrf_k)
             if use_bm25:
                 hit = b[cand] > 0
-                score += np.where(hit, rrf_terms(ranks_of(b, cand), bm25_weight, cfg.rrf_k), 0.0)
+                lexical = rrf_terms(ranks_of(b, cand), 1.0, cfg.rrf_k)
+                score += np.where(hit, (bm25_weight + np.where(lean, cfg.unreadable_lexical * dense_weight, 0.0))
+                                  * lexical, 0.0)
         for pos, value in zip(cand.tolist(), score.tolist(), strict=True):
             fused[pos] = fused.get(pos, 0.0) + value
             if value > best.get(pos, (0.0, -1))[0]:
@@ -247,7 +258,8 @@ class PrimaryPass:
             of_role = np.flatnonzero(np.isin(self.view.role_array[pool], sorted(asked)))
             always = np.union1d(always, of_role)
         questions = [self.fusion.plain_blend(a) for a in state.angles]
-        fused, angle_of = fuse_angles_by_angle(dense, bm25, always, self.fusion, questions)
+        fused, angle_of = fuse_angles_by_angle(dense, bm25, always, self.fusion, questions,
+                                               unreadable if unreadable.any() else None)
         for pos in of_role.tolist():  # the voters' weakest slide scores 0, which would drop it: keep it last
             if pos not in fused:
                 fused[pos], angle_of[pos] = _LAST, int(np.argmax(dense[pos])) if dense.shape[1] else 0
