@@ -109,6 +109,8 @@ def clean_text(text: str) -> str:
 FACT_OPENERS = frozenset(["what", "which", "who", "whom", "whose", "when", "where"])
 """Wh-words that ask for one fact (a thing, a person, a time, a place); "how many" / "how much" do too."""
 _HOW_MUCH = frozenset(["many", "much"])
+_WHO_NAMES = re.compile(r"(?i:who)(?:\s+(?i:is|are|was|were)|['’](?i:s))\s+[A-Z]")
+"""An opening "who is" / "who's" that a capitalised word follows: a person lookup ("who is Amara Novak")."""
 
 
 def asks_for_a_fact(text: str) -> bool:
@@ -116,7 +118,9 @@ def asks_for_a_fact(text: str) -> bool:
 
     A factoid question states the fact it asks about in the slide's words. Without a question mark, a
     brief opening "why", "how" (but not "how many" / "how much") or an auxiliary ("is solar power worth
-    the investment") asks for an explanation or a view on a topic, the way a topical brief does.
+    the investment") asks for an explanation or a view on a topic, the way a topical brief does; so does
+    a "who ..." that names no one ("who is winning India's election on social media"), where "who is
+    Amara Novak" looks a person up (06b's person trigger reads "who is" the same way).
     """
     stripped = text.strip()
     if stripped.endswith("?"):
@@ -124,6 +128,8 @@ def asks_for_a_fact(text: str) -> bool:
     first = _TOKEN.findall(stripped.lower()[:40])
     if not first:
         return False
+    if first[0] == "who":
+        return bool(_WHO_NAMES.match(stripped))
     return first[0] in FACT_OPENERS or (first[0] == "how" and len(first) > 1 and first[1] in _HOW_MUCH)
 
 

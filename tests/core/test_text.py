@@ -85,14 +85,15 @@ class TestNgrams:
 
 class TestAsksForAFact:
     @pytest.mark.parametrize("text", ["What share of revenue comes from EMEA?", "who is Amara Novak",
-                                      "how many stores opened in 2019", "How much did ads cost", "Is churn falling?",
+                                      "Who's Naveen Gattu", "who is winning the election?", "how many stores opened in 2019", "How much did ads cost", "Is churn falling?",
                                       "which regions grew"])
     def test_factoid_questions(self, text):
         assert asks_for_a_fact(text)
 
     @pytest.mark.parametrize("text", ["why junior engineers are quitting the electricity producer",
                                       "how smartphone adoption is changing online shopping",
-                                      "is solar power worth the investment", "customer analytics case study", "", "how"])
+                                      "is solar power worth the investment", "customer analytics case study", "", "how",
+                                      "who is winning India's election on social media", "who uses cloud billing"])
     def test_questions_about_a_topic_and_briefs(self, text):
         assert not asks_for_a_fact(text)
 
