@@ -431,12 +431,13 @@ def _conflict_message(conflict: SourceConflict, root: Path) -> str:
 
 
 DECK_KINDS = frozenset({"pptx", "pdf", "ppt", "odp", "key"})
-DECK_READER_VERSION = 4
+DECK_READER_VERSION = 5
 """What a deck's reading depends on besides its bytes; bump it when the reader reads decks differently, and the
 next ingest reads every deck again (an unchanged file is otherwise never reopened). 2: slide layouts read for
 roles (a title or section-header layout), on top of notes, SmartArt, charts and picture text (#17, #20). 3: a
 contents slide in another language ("Sommaire", "目次") typed agenda, as its role already was (#17). 4: slide-number,
-date, footer and header placeholders left out of the slide's text (#17)."""
+date, footer and header placeholders left out of the slide's text (#17). 5: the title is the placeholder typed
+title, not python-pptx's first index-0 placeholder (a subtitle that states no index)."""
 
 
 def _refusal(file: Path) -> tuple[bool, str] | None:

@@ -131,9 +131,35 @@ def _walk(shapes: Any, out: SlideTexts, title_id: int | None, size: tuple[int, i
                 ))
 
 
+def title_placeholder(page: Any) -> Any | None:
+    """The slide's title placeholder: the first placeholder typed title / centred title / vertical title.
+
+    python-pptx's ``shapes.title`` is the first placeholder with index 0, and a placeholder that states no index
+    has index 0: a subtitle placeholder written before the title (realdecks' Modelo-de-Churn, slide 7, a body of
+    600 characters in "Subtítulo 2" above "Título 3": "Columnas eliminadas") was read as the slide's title and the
+    title as its body. That rule still answers when no placeholder states a title type, unless it finds a subtitle.
+    """
+    from pptx.enum.shapes import PP_PLACEHOLDER
+
+    titled = (PP_PLACEHOLDER.TITLE, PP_PLACEHOLDER.CENTER_TITLE, PP_PLACEHOLDER.VERTICAL_TITLE)
+    for placeholder in page.placeholders:
+        try:
+            if placeholder.placeholder_format.type in titled:
+                return placeholder
+        except ValueError:  # a placeholder element python-pptx cannot read the format of
+            continue
+    shape = page.shapes.title
+    try:
+        if shape is not None and shape.placeholder_format.type == PP_PLACEHOLDER.SUBTITLE:
+            return None
+    except ValueError:
+        return shape
+    return shape
+
+
 def read_slide(page: Any, size: tuple[int, int], ocr: bool = True) -> SlideTexts:
     """The texts of one slide (``size``: the deck's slide width and height in EMU; ``ocr``: read pictures)."""
-    title_shape = page.shapes.title
+    title_shape = title_placeholder(page)
     out = SlideTexts(layout=layout_kind(page))
     if title_shape is not None and title_shape.has_text_frame:
         out.title = title_shape.text_frame.text.strip()

@@ -242,3 +242,26 @@ def test_a_chart_pasted_under_a_title_saying_what_it_shows_is_an_answer_not_a_di
     cards = sorted(engine.search_v2("logistic regression cutoff").cards(), key=lambda c: -c.score)
     assert cards and cards[0].id == chart.slide_id
     assert cards[0].factors.type == 1.0  # not cut as a low-content slide
+
+
+def test_the_title_is_the_placeholder_typed_title_not_a_subtitle_without_an_index(tmp_path):
+    # realdecks Modelo-de-Churn slide 7: a subtitle placeholder that states no index (so index 0, python-pptx's rule
+    # for the title) sits before the title placeholder; its 600-character body was read as the title.
+    from pptx.enum.shapes import PP_PLACEHOLDER
+
+    prs = Presentation()
+    slide = prs.slides.add_slide(prs.slide_layouts[0])
+    slide.shapes.title.text = "Columnas eliminadas"
+    subtitle = next(s for s in slide.placeholders if s.placeholder_format.type == PP_PLACEHOLDER.SUBTITLE)
+    subtitle.text_frame.text = "Se tomo la decision de eliminar estas columnas por los siguientes motivos"
+    ph = subtitle._element.xpath("./*[1]/p:nvPr/p:ph")[0]
+    ph.attrib.pop("idx", None)
+    tree = subtitle._element.getparent()
+    tree.remove(subtitle._element)
+    tree.insert(2, subtitle._element)  # after the group properties, before the title
+    assert slide.shapes.title.placeholder_format.type == PP_PLACEHOLDER.SUBTITLE  # the quirk this guards against
+    path = tmp_path / "presentacion.pptx"
+    prs.save(str(path))
+    _, slides = read_pptx(path, tmp_path, ocr=False)
+    assert slides[0].title == "Columnas eliminadas"
+    assert "eliminar estas columnas" in slides[0].text and "Columnas eliminadas" not in slides[0].text
