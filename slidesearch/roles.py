@@ -102,8 +102,9 @@ def slide_role(title: str, text: str, number: int, first_number: int, deck_slide
     ("Thank you", "Questions?", "Contact us") over a short body; a section-header slide (a divider,
     whatever its wording); the first slide of a deck of four or more with a short body (under 40 words when
     it is slide 1, else under 16) or of the title type, and no table or chart (the cover: title, presenter,
-    date; three text boxes typed "diagram" included); any other slide of such a deck whose body is a few
-    words under a short title, with no content shape (a section divider).
+    date; three text boxes typed "diagram" included; a table holding a title and a name, ``_laid_out_cover``);
+    any other slide of such a deck whose body is a few words under a short title, with no content shape (a section
+    divider).
     """
     heading = first_line(title, text)
     # Everything but the heading line is body: a title of several lines is a heading over the slide's words
@@ -119,7 +120,8 @@ def slide_role(title: str, text: str, number: int, first_number: int, deck_slide
         return "closing"
     if content_type == _SECTION_HEADER:
         return "divider"
-    if deck_slides < _COVER_DECK_SLIDES or content_type in _DRAWN_TYPES:
+    if deck_slides < _COVER_DECK_SLIDES or (content_type in _DRAWN_TYPES and not _laid_out_cover(
+            content_type, heading, number, first_number, body_words)):
         return CONTENT
     if number == first_number and (body_words < (_OPENING_BODY_WORDS if number <= 1 else _COVER_BODY_WORDS)
                                    or content_type == _TITLE):
@@ -129,6 +131,15 @@ def slide_role(title: str, text: str, number: int, first_number: int, deck_slide
     if body_words < _DIVIDER_BODY_WORDS and len(tokenize(heading)) <= 8:
         return "divider"
     return CONTENT
+
+
+def _laid_out_cover(content_type: str, heading: str, number: int, first_number: int, body_words: int) -> bool:
+    """A deck's slide 1 typed table whose heading is a phrase (3+ content words) over under ``_DIVIDER_BODY_WORDS``
+    words: a title and a name set in a table for layout (realdecks "Proposta de uma metodologia para concepção de
+    novos produtos e MVP" / "Lucas Bibiano Knaak"), a cover like any other. A table stating more, or a one-word
+    heading over a few figures ("Revenue" / "EMEA APAC"), is content."""
+    return (content_type == "table" and number == first_number and number <= 1 and body_words < _DIVIDER_BODY_WORDS
+            and len(tokenize(heading, ENGLISH_STOPWORDS)) >= 3)
 
 
 def deck_roles(titles: Sequence[str], texts: Sequence[str], numbers: Sequence[int], decks: Sequence[str],

@@ -118,6 +118,11 @@ class TestSlideRole:
         assert slide_role("ENERGY DRINK", "MARKET ANALYSIS\nSQL Project\nVanshita Mathur", 1, 1, SIX, "diagram") == "cover"
         assert slide_role("Our process", "Discover\nDesign\nDeliver", 3, 1, SIX, "diagram") == CONTENT
         assert slide_role("Revenue", "EMEA APAC", 1, 1, SIX, "table") == CONTENT
+        # A title phrase and the author's name set in a table for layout is a cover all the same.
+        title = "Proposta de uma metodologia para concepção de novos produtos e MVP"
+        assert slide_role(title, "Lucas Bibiano Knaak", 1, 1, SIX, "table") == "cover"
+        assert slide_role(title, "Lucas Bibiano Knaak", 2, 1, SIX, "table") == CONTENT
+        assert slide_role(title, "Fase 1 | Fase 2 | Fase 3\nPesquisa | Protótipo | Teste", 1, 1, SIX, "table") == CONTENT
         # A library holding slides 10-15 of a deck cannot tell its slide 10 opens it: the stricter 16 words hold.
         assert slide_role("Customer Segmentation", body, 10, 10, SIX) == CONTENT
 
