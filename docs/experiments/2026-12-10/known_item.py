@@ -49,7 +49,7 @@ def main() -> None:
             return any(c.row == r for c in getattr(state, stage, ()) or ())
         stage = next((s for s in ("scored", "unique", "distinct", "deck_capped", "floored") if not has(s)), "sections")
         # same text elsewhere (a copy in another deck that is shown) counts apart
-        same = [c for c in response.cards() if c.title.splitlines()[0].strip().lower() == title.strip().lower()]
+        same = [c for c in response.cards() if (c.title.splitlines() or [""])[0].strip().lower() == title.strip().lower()]
         why[f"lost at {stage}" + (" (a same-titled slide shown)" if same else "")] += 1
         if not same:
             best = sorted(response.cards(), key=lambda c: -c.score)[:3]
