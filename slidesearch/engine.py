@@ -88,7 +88,7 @@ class SlideSearch:
             Multipliers(view, Weights.from_config(cfg)),                            # 08
             ExactDedup(view),                                                       # 09
             NearDuplicateDedup(view, cfg.near_duplicate_threshold),                 # 10
-            GlobalDeckCap(view.canonical_decks, cfg.global_deck_cap, view.states_results, view.roles),  # 11
+            GlobalDeckCap(view.canonical_decks, cfg.global_deck_cap, view.states_results, view.role_array),  # 11
             RelevanceFloor(cfg.floor, cfg.floor_cosine, cfg.floor_entity_free, view),  # 12
             GroupSections(table, view.canonical_decks, cfg.section_deck_cap, cfg.heading_rank, view),  # 13
             MasterBlend(view, cfg.section_cap, cfg.master_min_similarity, cfg.master_decay),  # 13

@@ -43,6 +43,15 @@ TITLE_LAYOUT, SECTION_LAYOUT = "title", "section"
 _SECTION_LAYOUT_NAME = re.compile(r"section|divider|sectie|abschnitt|secci[oó]n|se[cç][aã]o|chapitre", re.IGNORECASE)
 
 
+def _placeholder_type(shape: Any) -> Any | None:
+    """The shape's placeholder type (``PP_PLACEHOLDER``), or None for a shape that is no placeholder or one whose
+    type python-pptx does not know."""
+    try:
+        return shape.placeholder_format.type
+    except ValueError:
+        return None
+
+
 def layout_kind(page: Any) -> str:
     """What the slide's layout makes it: ``TITLE_LAYOUT``, ``SECTION_LAYOUT`` or "".
 
@@ -55,12 +64,7 @@ def layout_kind(page: Any) -> str:
     layout = page.slide_layout
     if _SECTION_LAYOUT_NAME.search(layout.name or ""):
         return SECTION_LAYOUT
-    types = set()
-    for placeholder in page.placeholders:
-        try:
-            types.add(placeholder.placeholder_format.type)
-        except ValueError:  # a placeholder element without a type python-pptx knows
-            continue
+    types = {_placeholder_type(placeholder) for placeholder in page.placeholders}
     if types & {PP_PLACEHOLDER.CENTER_TITLE, PP_PLACEHOLDER.SUBTITLE}:
         return TITLE_LAYOUT
     return ""
@@ -85,8 +89,8 @@ def _is_chrome(shape: Any) -> bool:
 
     if not getattr(shape, "is_placeholder", False):
         return False
-    return shape.placeholder_format.type in (PP_PLACEHOLDER.SLIDE_NUMBER, PP_PLACEHOLDER.DATE, PP_PLACEHOLDER.FOOTER,
-                                             PP_PLACEHOLDER.HEADER)
+    return _placeholder_type(shape) in (PP_PLACEHOLDER.SLIDE_NUMBER, PP_PLACEHOLDER.DATE, PP_PLACEHOLDER.FOOTER,
+                                        PP_PLACEHOLDER.HEADER)
 
 
 def _walk(shapes: Any, out: SlideTexts, title_id: int | None, size: tuple[int, int], ocr: bool) -> None:
@@ -143,18 +147,10 @@ def title_placeholder(page: Any) -> Any | None:
 
     titled = (PP_PLACEHOLDER.TITLE, PP_PLACEHOLDER.CENTER_TITLE, PP_PLACEHOLDER.VERTICAL_TITLE)
     for placeholder in page.placeholders:
-        try:
-            if placeholder.placeholder_format.type in titled:
-                return placeholder
-        except ValueError:  # a placeholder element python-pptx cannot read the format of
-            continue
+        if _placeholder_type(placeholder) in titled:
+            return placeholder
     shape = page.shapes.title
-    try:
-        if shape is not None and shape.placeholder_format.type == PP_PLACEHOLDER.SUBTITLE:
-            return None
-    except ValueError:
-        return shape
-    return shape
+    return None if shape is not None and _placeholder_type(shape) == PP_PLACEHOLDER.SUBTITLE else shape
 
 
 def read_slide(page: Any, size: tuple[int, int], ocr: bool = True) -> SlideTexts:

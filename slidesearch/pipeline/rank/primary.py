@@ -134,22 +134,20 @@ def fuse_angles_by_angle(
         cand = np.unique(np.concatenate(parts))
         if cand.size == 0:
             continue
-        lean = (unreadable[cand] if unreadable is not None and cfg.unreadable_lexical > 0 and use_bm25
-                else np.zeros(cand.size, dtype=bool))
+        # BM25's weight per candidate: its own, plus the dense voter's share on a slide the encoder cannot read.
+        lexical_weight = bm25_weight + (cfg.unreadable_lexical * dense_weight * unreadable[cand]
+                                        if unreadable is not None else 0.0)
         if cfg.method == "blend":
             score = dense_weight * min_max_array(d[cand])
             if use_bm25 and b[cand].max() > 0:
-                lexical = min_max_array(b[cand])
-                score += (bm25_weight + np.where(lean, cfg.unreadable_lexical * dense_weight, 0.0)) * lexical
+                score += lexical_weight * min_max_array(b[cand])
             score /= n_angles
         else:
             weight = 1.0 if cfg.method == "dense_rrf" else dense_weight
             score = rrf_terms(ranks_of(d, cand), weight, cfg.rrf_k)
             if use_bm25:
                 hit = b[cand] > 0
-                lexical = rrf_terms(ranks_of(b, cand), 1.0, cfg.rrf_k)
-                score += np.where(hit, (bm25_weight + np.where(lean, cfg.unreadable_lexical * dense_weight, 0.0))
-                                  * lexical, 0.0)
+                score += np.where(hit, lexical_weight * rrf_terms(ranks_of(b, cand), 1.0, cfg.rrf_k), 0.0)
         for pos, value in zip(cand.tolist(), score.tolist(), strict=True):
             fused[pos] = fused.get(pos, 0.0) + value
             if value > best.get(pos, (0.0, -1))[0]:
