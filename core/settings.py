@@ -9,17 +9,21 @@ from __future__ import annotations
 from functools import cached_property
 from pathlib import Path
 
-from platformdirs import user_data_dir
+from platformdirs import user_cache_dir, user_data_dir
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 _REPO_ROOT = Path(__file__).resolve().parent.parent
 
-EMBEDDER_CHOICES = ("minilm", "minilm-torch", "minilm-full", "fast")
+EMBEDDER_CHOICES = ("minilm", "minilm-torch", "minilm-full", "fast", "mpnet", "minilm+mpnet")
 
 
 def _default_home() -> Path:
     return Path(user_data_dir("seek", appauthor=False))
+
+
+def _default_models_dir() -> Path:
+    return Path(user_cache_dir("seek", appauthor=False)) / "models"
 
 
 def _default_data_dir() -> Path:
@@ -36,7 +40,14 @@ class Settings(BaseSettings):
     data_dir: Path = Field(default_factory=_default_data_dir, description="Where the shared datasets live.")
     llm: str = Field(default="offline", description="Model for SlideSearch LLM steps, e.g. anthropic:claude-haiku-4-5.")
     judge_llm: str = Field(default="offline", description="Model for the eval LLM judge.")
-    embedder: str = Field(default="minilm", description="Dense embedder: minilm (int8 ONNX), minilm-torch, minilm-full (both need the torch extra), fast.")
+    embedder: str = Field(
+        default="minilm+mpnet",
+        description="Dense embedder: minilm+mpnet (the default: the mean of MiniLM's and mpnet's cosines, #17), minilm "
+        "(int8 ONNX), mpnet (all-mpnet-base-v2 fp32), minilm-torch, minilm-full (both need the torch extra), fast.")
+    models_dir: Path = Field(
+        default_factory=_default_models_dir,
+        description="Where model files unpacked from their wheels live (all-mpnet-base-v2, ~420 MB), shared by every "
+        "SEEK_HOME of this user.")
     llm_cache: bool = Field(default=True, description="Cache LLM responses under SEEK_HOME/llm_cache.")
     usage_log: bool = Field(default=True, description="Record served searches in the library database.")
     api_token: str | None = Field(default=None, description="Bearer token required by the HTTP API when set.")

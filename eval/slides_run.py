@@ -265,9 +265,27 @@ def _judge_for(config: SlidesConfig) -> tuple[LabelJudge, LLMJudge | None]:
     return label, LLMJudge(get_model(judge_llm), fallback=label)
 
 
+REFERENCE_EMBEDDER = "minilm"
+"""The plain dense reference ranker is always MiniLM (#17's yardstick), whatever encoder the engine reads."""
+_REFERENCE_VECTORS: dict[int, tuple[Library, NDArray[Any]]] = {}
+
+
 def dense_ranking(library: Library, text: str, depth: int) -> list[str]:
-    """Plain dense retrieval: the library's slides by cosine with the brief's vector (same embedder), best first."""
-    return ids_by_score(library, library.vectors @ library.embedder().encode([text])[0], depth)
+    """Plain MiniLM retrieval: the library's slides by MiniLM cosine with the brief's vector, best first.
+
+    A library built with another embedder has its snippets embedded by MiniLM once (through the
+    embedding cache), so the reference never moves with the engine's encoder.
+    """
+    if library.embedder_name == REFERENCE_EMBEDDER:
+        vectors, embedder = library.vectors, library.embedder()
+    else:
+        embedder = _embedder(REFERENCE_EMBEDDER)
+        held = _REFERENCE_VECTORS.get(id(library))
+        if held is None or held[0] is not library:
+            held = (library, embedder.encode(list(library.snippets)))
+            _REFERENCE_VECTORS[id(library)] = held
+        vectors = held[1]
+    return ids_by_score(library, vectors @ embedder.encode([text])[0], depth)
 
 
 def ids_by_score(library: Library, scores: NDArray[Any], depth: int) -> list[str]:

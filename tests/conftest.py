@@ -14,6 +14,10 @@ def _isolated_seek_home(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("SEEK_DATA_DIR", str(SHARED_DATA))
     # OCR is most of the cost of reading real decks (minutes for the realdecks set); the tests of it turn it on.
     monkeypatch.setenv("SEEK_OCR", "off")
+    # The default encoder pair (MiniLM + mpnet) embeds at about a third of MiniLM's speed; the behaviour tests
+    # build hundreds of small libraries, so they read MiniLM alone. tests/core/test_mpnet.py and the tests marked
+    # there cover the pair, and SEEK_EMBEDDER set by a test still wins.
+    monkeypatch.setenv("SEEK_EMBEDDER", "minilm")
     for var in ("ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY", "NVIDIA_API_KEY", "SEEK_LLM",
                 "SEEK_JUDGE_LLM", "TECHJAM_PHASE6_MODE", "SEEK_API_TOKEN"):
         monkeypatch.delenv(var, raising=False)

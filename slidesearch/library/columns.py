@@ -387,14 +387,21 @@ class Library:
 
 
 def _embedder_key(model: Embedder) -> str:
-    """The settings name (minilm, minilm-full, fast) of one of our embedders, else the embedder's own name."""
-    if model.name.startswith("wordllama"):
+    """The settings name (minilm, minilm-full, fast, mpnet, minilm+mpnet) of one of our embedders, else the
+    embedder's own name."""
+    return "+".join(_model_key(part.split("*")[0]) for part in model.name.split("+"))
+
+
+def _model_key(name: str) -> str:
+    if name.startswith("mpnet-base-v2"):
+        return "mpnet"
+    if name.startswith("wordllama"):
         return "fast"
-    if model.name.startswith("minilm-l6-v2-onnx"):
+    if name.startswith("minilm-l6-v2-onnx"):
         return "minilm"
-    if model.name.startswith("minilm"):
-        return "minilm-torch" if "int8" in model.name else "minilm-full"
-    return model.name
+    if name.startswith("minilm"):
+        return "minilm-torch" if "int8" in name else "minilm-full"
+    return name
 
 
 def _encode(

@@ -239,3 +239,19 @@ class TestChunkedRun:
         assert ([i.model_dump(exclude=timing) for i in assembled.items]
                 == [i.model_dump(exclude=timing) for i in whole.items])
         assert assembled.trace is not None and assembled.trace["query"] == whole.trace["query"]
+
+
+def test_the_minilm_reference_stays_minilm_whatever_the_engine_reads(tmp_path, monkeypatch):
+    """#17's yardstick is plain MiniLM: a library embedded with another encoder must not move it."""
+    from eval.slides_run import build_library, dense_ranking, ids_by_score
+
+    monkeypatch.setenv("SEEK_HOME", str(tmp_path))
+    dataset = _dataset("pipeline")
+    fast, _ = build_library(dataset, "fast")
+    minilm, _ = build_library(dataset, "minilm")
+    for q in QUERIES:
+        plain = ids_by_score(minilm, minilm.vectors @ minilm.embedder().encode([q.text])[0], 5)
+        assert dense_ranking(fast, q.text, 5) == plain == dense_ranking(minilm, q.text, 5)
+    # The engine's own encoder did rank differently: otherwise the test would not tell the two apart.
+    assert any(ids_by_score(fast, fast.vectors @ fast.embedder().encode([q.text])[0], 5) != dense_ranking(fast, q.text, 5)
+               for q in QUERIES)
