@@ -67,6 +67,7 @@ def doctor(
             "SEEK_LLM": settings.llm,
             "SEEK_JUDGE_LLM": settings.judge_llm,
             "SEEK_EMBEDDER": settings.embedder,
+            "SEEK_MODELS_DIR": str(settings.models_dir),
             "TECHJAM_PHASE6_MODE": settings.techjam_phase6_mode or "off",
             "SEEK_USAGE_LOG": settings.usage_log,
             "SEEK_API_TOKEN": "set" if settings.api_token else "unset",
