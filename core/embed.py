@@ -476,13 +476,14 @@ def _embedder_unlocked(name: str) -> Embedder:
         elif name == "minilm+mpnet":
             _EMBEDDERS[name] = _pair_or_minilm()
         else:
-            raise ValueError(f"unknown embedder {name!r}; choose one of {', '.join(EMBEDDER_NAMES)}")
+            from core.settings import EMBEDDER_CHOICES
+
+            raise ValueError(f"unknown embedder {name!r}; choose one of {', '.join(EMBEDDER_CHOICES)}")
     return _EMBEDDERS[name]
 
 
 JOINT_WEIGHTS = (0.5, 0.5)
 """MiniLM's and mpnet's shares of the default pair's cosine."""
-EMBEDDER_NAMES = ("minilm", "minilm-torch", "minilm-full", "fast", "mpnet", "minilm+mpnet")
 
 
 def _pair_or_minilm() -> Embedder:

@@ -137,6 +137,12 @@ def test_a_joint_vector_dot_product_is_the_mean_of_the_parts_cosines():
     assert v[0] @ v[1] == pytest.approx(mean, rel=1e-6)
     with pytest.raises(ValueError):
         JointEmbedder([a])
+    weighted = JointEmbedder([a, b], [0.25, 0.75])
+    w = weighted.encode(["x", "y"])
+    assert weighted.name == "a*0.25+b*0.75"  # unequal shares key their own caches
+    assert w[0] @ w[1] == pytest.approx(0.25 * (a.rows[0] @ a.rows[1]) + 0.75 * (b.rows[0] @ b.rows[1]), rel=1e-6)
+    with pytest.raises(ValueError, match="summing to 1"):
+        JointEmbedder([a, b], [0.5, 0.6])
 
 
 def test_the_default_embedder_is_the_minilm_mpnet_pair(monkeypatch):
