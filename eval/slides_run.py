@@ -23,6 +23,7 @@ through a persistent embedding cache, so the embedding cost is paid once per
 from __future__ import annotations
 
 import time
+import weakref
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -267,7 +268,8 @@ def _judge_for(config: SlidesConfig) -> tuple[LabelJudge, LLMJudge | None]:
 
 REFERENCE_EMBEDDER = "minilm"
 """The plain dense reference ranker is always MiniLM (#17's yardstick), whatever encoder the engine reads."""
-_REFERENCE_VECTORS: dict[int, tuple[Library, NDArray[Any]]] = {}
+_REFERENCE_VECTORS: weakref.WeakKeyDictionary[Library, NDArray[Any]] = weakref.WeakKeyDictionary()
+"""MiniLM vectors of a library built with another embedder, for as long as the library lives."""
 
 
 def dense_ranking(library: Library, text: str, depth: int) -> list[str]:
@@ -280,11 +282,9 @@ def dense_ranking(library: Library, text: str, depth: int) -> list[str]:
         vectors, embedder = library.vectors, library.embedder()
     else:
         embedder = _embedder(REFERENCE_EMBEDDER)
-        held = _REFERENCE_VECTORS.get(id(library))
-        if held is None or held[0] is not library:
-            held = (library, embedder.encode(list(library.snippets)))
-            _REFERENCE_VECTORS[id(library)] = held
-        vectors = held[1]
+        if library not in _REFERENCE_VECTORS:
+            _REFERENCE_VECTORS[library] = embedder.encode(list(library.snippets))
+        vectors = _REFERENCE_VECTORS[library]
     return ids_by_score(library, vectors @ embedder.encode([text])[0], depth)
 
 
