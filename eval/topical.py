@@ -19,9 +19,21 @@ Grades: 3 = squarely about the brief, 2 = clearly relevant or useful for it,
 1 = related background; unlisted slides have gain 0. 50 briefs, 607 labels
 (273 graded 3, 172 graded 2, 162 graded 1). Every brief has a grade-3 slide.
 
+Pooled, 2026-12-07 (issue #17: a judge never counts an unjudged card as wrong). Until then a
+card outside the graded list was taken as gain 0 and counted against precision: 37% of the shown
+cards were such (run 20261204-181247). For every brief the pool is the union of plain MiniLM's
+top 10 (the reference), the engine's ``retrieve`` top 10 and the product's shown cards at floors
+0.62 and 0.50 (``docs/experiments/2026-12-13/pool_topical.py``); its 362 slides not yet graded were
+graded 0-3 by five helper engineers (AI agents), each given only the briefs, their notes, the
+slides' full texts (shuffled, nothing saying which ranker pooled a slide) and, for calibration,
+the slides the set already graded; no ranker graded a slide. Those grades are each row's
+``pooled`` object (grade 0 kept: judged not relevant). A row with ``pooled`` has a judged pool
+(its ``relevance`` and ``pooled`` ids): a card outside it is *unjudged*, left out of precision and
+reported, as on the real decks; its gain in nDCG is still 0.
+
 Each line of ``data/slidevqa_topical.jsonl`` is
-``{"query_id", "query", "relevance": {slide_id: grade}, "note"}``; the note says
-what a relevant slide must show.
+``{"query_id", "query", "relevance": {slide_id: grade}, "note"[, "pooled": {slide_id: grade 0-3}]}``;
+the note says what a relevant slide must show.
 """
 
 from __future__ import annotations
@@ -34,6 +46,7 @@ from slidesearch.ingest import SLIDEVQA_TEXTS, read_slidevqa
 
 TOPICAL_QUERIES = Path(__file__).parent / "data" / "slidevqa_topical.jsonl"
 GRADES = (1, 2, 3)
+POOLED_GRADES = (0, 1, 2, 3)
 FIELDS = ("query_id", "query", "relevance", "note")
 
 
@@ -63,9 +76,23 @@ def _parse_row(line: str, number: int, path: Path, known: set[str]) -> LabelledQ
         raise ValueError(f"{where}: grades must be 1, 2 or 3; got {bad}")
     if 3 not in relevance.values():
         raise ValueError(f"{where}: {row['query_id']} has no grade-3 slide")
-    return LabelledQuery(
-        id=row["query_id"], text=row["query"], qrels={sid: float(g) for sid, g in relevance.items()}
-    )
+    qrels = {sid: float(g) for sid, g in relevance.items()}
+    if "pooled" not in row:
+        return LabelledQuery(id=row["query_id"], text=row["query"], qrels=qrels)
+    pooled = row["pooled"]
+    if not isinstance(pooled, dict):
+        raise ValueError(f"{where}: 'pooled' must be an object of slide id -> grade 0-3")
+    unknown = [sid for sid in pooled if sid not in known]
+    if unknown:
+        raise ValueError(f"{where}: unknown pooled slide id(s) {', '.join(unknown)}")
+    bad = {sid: g for sid, g in pooled.items() if isinstance(g, bool) or g not in POOLED_GRADES}
+    if bad:
+        raise ValueError(f"{where}: pooled grades must be 0, 1, 2 or 3; got {bad}")
+    twice = sorted(set(pooled) & set(relevance))
+    if twice:
+        raise ValueError(f"{where}: slide(s) graded in both 'relevance' and 'pooled': {', '.join(twice)}")
+    qrels.update({sid: float(g) for sid, g in pooled.items() if g > 0})
+    return LabelledQuery(id=row["query_id"], text=row["query"], qrels=qrels, judged=sorted({*relevance, *pooled}))
 
 
 def load_slidevqa_topical(data_dir: Path, path: Path = TOPICAL_QUERIES) -> SlidesDataset:
@@ -101,5 +128,6 @@ def load_slidevqa_topical(data_dir: Path, path: Path = TOPICAL_QUERIES) -> Slide
         docs=docs,
         queries=queries,
         sources=sources,
-        params={"relevant": "hand-graded topical briefs", "gain": "graded 1-3"},
+        params={"relevant": "hand-graded topical briefs", "gain": "graded 1-3",
+                **({"judged": "pooled: listed + pooled grades, 0 kept"} if any(q.judged is not None for q in queries) else {})},
     )

@@ -33,7 +33,16 @@ class TestShippedSet:
         assert topical.mode == "retrieve"
         assert len(topical.docs) == 1284
         assert topical.labelled
-        assert topical.params == {"relevant": "hand-graded topical briefs", "gain": "graded 1-3"}
+        assert topical.params == {"relevant": "hand-graded topical briefs", "gain": "graded 1-3",
+                                  "judged": "pooled: listed + pooled grades, 0 kept"}
+
+    def test_every_brief_has_a_judged_pool_holding_its_labels(self, topical):
+        assert all(q.judged is not None and set(q.qrels) <= set(q.judged) for q in topical.queries)
+
+    def test_the_pool_judged_362_more_slides_mostly_not_relevant(self):
+        pooled = [g for r in rows() for g in r["pooled"].values()]
+        assert len(pooled) == 362
+        assert sum(g == 0 for g in pooled) > len(pooled) / 2
 
     def test_fingerprints_the_slide_texts_and_the_query_file(self, topical):
         assert set(topical.hashes) == {"slide_vqa_image_to_gpt_text.json", "slidevqa_topical.jsonl"}
@@ -129,9 +138,68 @@ class TestBadRows:
         with pytest.raises(ValueError, match="holds no topical queries"):
             load_slidevqa_topical(shared_data, path=empty)
 
+    def test_pooled_grade_outside_zero_to_three_names_its_line(self, shared_data, tmp_path, slide_ids):
+        data = rows()
+        data[0]["pooled"] = {next(sid for sid in sorted(slide_ids) if sid not in data[0]["relevance"]): 4}
+        bad = write_rows(tmp_path / "bad.jsonl", data)
+        with pytest.raises(ValueError, match=r"bad\.jsonl:1: pooled grades must be 0, 1, 2 or 3"):
+            load_slidevqa_topical(shared_data, path=bad)
+
+    def test_a_slide_graded_twice_names_its_line(self, shared_data, tmp_path):
+        data = rows()
+        sid = next(iter(data[2]["relevance"]))
+        data[2]["pooled"] = {**data[2]["pooled"], sid: 0}
+        bad = write_rows(tmp_path / "bad.jsonl", data)
+        with pytest.raises(ValueError, match=r"bad\.jsonl:3: slide\(s\) graded in both"):
+            load_slidevqa_topical(shared_data, path=bad)
+
+    def test_unknown_pooled_slide_names_its_line(self, shared_data, tmp_path):
+        data = rows()
+        data[1]["pooled"] = {"no-such-deck-1-1024.jpg": 0}
+        bad = write_rows(tmp_path / "bad.jsonl", data)
+        with pytest.raises(ValueError, match=r"bad\.jsonl:2: unknown pooled slide id\(s\) no-such-deck"):
+            load_slidevqa_topical(shared_data, path=bad)
+
+    def test_pooled_must_be_an_object(self, shared_data, tmp_path):
+        data = rows()
+        data[1]["pooled"] = ["x"]
+        bad = write_rows(tmp_path / "bad.jsonl", data)
+        with pytest.raises(ValueError, match=r"bad\.jsonl:2: 'pooled' must be an object"):
+            load_slidevqa_topical(shared_data, path=bad)
+
     def test_missing_file_is_dataset_missing(self, shared_data, tmp_path):
         with pytest.raises(DatasetMissing, match="topical query set not found"):
             load_slidevqa_topical(shared_data, path=tmp_path / "absent.jsonl")
+
+
+class TestPooledRows:
+    """A row's ``pooled`` grades join its labels and make its judged pool; a row without it has none."""
+
+    def row(self, pooled=None):
+        data = {k: v for k, v in rows()[0].items() if k != "pooled"}
+        data["relevance"] = dict(list(data["relevance"].items())[:2])
+        if pooled is not None:
+            data["pooled"] = pooled
+        return data
+
+    def test_grade_zero_is_judged_but_not_relevant_and_a_grade_joins_the_labels(self, shared_data, tmp_path,
+                                                                                 slide_ids):
+        labelled = list(self.row()["relevance"])
+        zero, two = [sid for sid in sorted(slide_ids) if sid not in labelled][:2]
+        path = write_rows(tmp_path / "pooled.jsonl", [self.row({zero: 0, two: 2})])
+        (q,) = load_slidevqa_topical(shared_data, path=path).queries
+        assert set(q.judged) == {*labelled, zero, two}
+        assert q.qrels[two] == 2.0 and zero not in q.qrels
+
+    def test_an_empty_pool_still_means_judged(self, shared_data, tmp_path):
+        path = write_rows(tmp_path / "pooled.jsonl", [self.row({})])
+        (q,) = load_slidevqa_topical(shared_data, path=path).queries
+        assert sorted(q.judged) == sorted(self.row()["relevance"])
+
+    def test_without_pooled_only_the_graded_list_is_known(self, shared_data, tmp_path):
+        path = write_rows(tmp_path / "plain.jsonl", [self.row()])
+        ds = load_slidevqa_topical(shared_data, path=path)
+        assert ds.queries[0].judged is None and "judged" not in ds.params
 
 
 def test_the_cards_variant_runs_the_same_briefs_through_the_pipeline(shared_data):
