@@ -8,11 +8,11 @@ Slides suite
   ``slidevqa``   1,284 real slide texts and 1,640 questions; a question's evidence
                  slides are its relevant slides (gain 1).
   ``slidevqa-topical``  50 hand-graded topical briefs over the same 1,284 slides
-                 (``eval.topical``; gains 1-3): the reps' kind of query, measured
-                 with the retrieval stages like SlideVQA.
+                 (``eval.topical``; gains 1-3, each brief with a judged pool): the reps'
+                 kind of query, measured with the retrieval stages like SlideVQA.
   ``slidevqa-topical-cards``  the same briefs through the whole search_v2 pipeline,
-                 a card outside the graded list gains 0 and is reported as ungraded: the
-                 floor and caps on real slides.
+                 a card outside a brief's judged pool gains 0 and is reported as unjudged
+                 (left out of precision): the floor and caps on real slides.
   ``realdecks``, ``realdecks-tune``, ``realdecks-check``  54 real .pptx decks ingested through
                  the pptx path, 60 briefs in six kinds with pooled graded judgements, all
                  or a stratified half (``eval.realdecks``); run through the pipeline.
