@@ -355,6 +355,18 @@ class TestCaps:
         assert [c.score for c in out.capped["Case Studies"]] == [c.score for c in first[:10]]
         assert out.capped["Other"] == second
 
+    def test_case_studies_the_gate_dropped_free_no_room_for_another_section(self):
+        # Spec 13: the quantified gate leaves the other sections untouched, so the caps are measured on the
+        # ungated answer; measured on the gated one, the three dropped case studies let three "Other" cards in.
+        cases = _cands([0.9, 0.8, 0.7, 0.6])
+        other = tuple(c.evolve(row=100 + c.row) for c in _cands([0.5, 0.4, 0.3, 0.2], "Other"))
+        blended = {"Case Studies": cases, "Other": other}
+        gated = {"Case Studies": cases[:1], "Other": other}
+        out = Caps(15, 5).run(_state(blended=blended, quantified=gated))
+        assert out.capped == {"Case Studies": cases[:1], "Other": other[:1]}
+        measured_on_gated = Caps(15, 5).run(_state(quantified=gated))
+        assert measured_on_gated.capped["Other"] == other
+
     def test_top_per_group_below_the_cap_wins(self):
         out = Caps(15, 50).run(_state(top_per_group=2, quantified={"Other": _cands([3, 2, 1])}))
         assert len(out.capped["Other"]) == 2
