@@ -139,7 +139,11 @@ class SearchConfig(BaseModel):
         "whose folders do not follow the seed's (set it for a library whose do).",
     )
     type_strength: float = Field(
-        default=1.0, ge=0.0, le=1.0, description="Exponent on the type weight table, as folder_strength.",
+        default=0.75, ge=0.0, le=1.0, description="Exponent on the type weight table, as folder_strength. 0.75 "
+        "(2026-12-04 sweep, taken 2026-12-07 once 14's caps were measured before 13's gate): against 1.0 at floor 0.62 "
+        "realdecks-tune 0.7494 -> 0.7516, topical cards 0.8067 -> 0.8144, realdecks-check 0.7248 -> 0.7282, generated "
+        "0.8183 -> 0.8159 (the mend alone, which spec 13 asks for: 0.8163); 0.65 / 0.5 lose "
+        "realdecks-check.",
     )
     recency_max: float = Field(default=0.25, ge=0.0, description="Newest deck's lift (seed example: 1.244).")
     low_content_weight: float = Field(
@@ -171,7 +175,7 @@ class SearchConfig(BaseModel):
     )
     global_deck_cap: int = Field(default=2, ge=1, description="Appearances of one canonical deck (seed: 2).")
     floor: float = Field(
-        default=0.62, ge=0.0, lt=1.0,
+        default=0.58, ge=0.0, lt=1.0,
         description="Share of the best score a card must reach. The seed's 15% was set on RRF-scale scores, where "
         "rank 300 still holds 17% of rank 1's score; on the blend's 0-1 scale 15% cut almost nothing and "
         "the label judge marked 71% of cards wrong. 0.7 chosen on a generated library (seed 11), checked on seed 7, "
@@ -189,7 +193,11 @@ class SearchConfig(BaseModel):
         "0.60 / 0.62 keeping realdecks-tune >= 0.65 and the topical cards >= 0.70 (0.60: 0.662 / 0.658; 0.58: 0.639 / "
         "0.622). Against 0.66 with the pair: realdecks-tune 0.7320 -> 0.7494, topical cards 0.7962 -> 0.8085, "
         "generated 0.8034 -> 0.8171, realdecks-check 0.7008 -> 0.7248 (precision 0.700). With MiniLM alone 0.62 "
-        "shows too much (0.64 took realdecks-check's precision to 0.561): set 0.66 there.",
+        "shows too much (0.64 took realdecks-check's precision to 0.561): set 0.66 there. 0.58 (2026-12-07) once the "
+        "topical briefs had a judged pool (their precision of shown cards at 0.62 read 0.807, not 0.705) and with "
+        "``type_strength`` 0.75, by the same rule: 0.57 / 0.56 / 0.55 take realdecks-tune's precision to 0.631 / "
+        "0.614 / 0.608. Against 0.62: realdecks-tune 0.7516 -> 0.7528, topical cards 0.8144 -> 0.8318, generated "
+        "0.8159 -> 0.8212, realdecks-check 0.7282 -> 0.7309 (precision 0.646).",
     )
     floor_entity_free: bool = Field(
         default=True,

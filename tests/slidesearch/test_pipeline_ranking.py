@@ -216,9 +216,11 @@ class TestMultipliers:
         cands = (Candidate(row=dash, section="Data & Analytics", primary=0.5, fusion=0.5),
                  Candidate(row=agenda, section="Other", primary=0.4, fusion=0.4))
         state = _state(small_view, "q", intents=("capability",), boosted=cands, entity_rows=frozenset({dash}))
-        out = Multipliers(small_view, self._weights(folder_strength=1.0)).run(state)
+        out = Multipliers(small_view, self._weights(folder_strength=1.0, type_strength=1.0)).run(state)
         card = next(c for c in out.scored if c.row == dash)
         assert (card.folder, card.type, card.entity) == (3.0, 1.3, SearchConfig().entity_boost)
+        default = Multipliers(small_view, self._weights(folder_strength=1.0)).run(state)
+        assert next(c for c in default.scored if c.row == dash).type == pytest.approx(1.3 ** SearchConfig().type_strength)
         assert card.score == pytest.approx(0.5 * card.folder * card.type * card.recency * card.entity * card.titled)
         low = next(c for c in out.scored if c.row == agenda)
         assert low.type == SearchConfig().low_content_weight
