@@ -19,14 +19,14 @@ KEYS = ("product_ndcg@10", "minilm_ndcg@10", "retrieve_ndcg@10", "retrieve_cappe
         "cards_shown", "zero_results", "mrr@10", "ndcg@10", "unjudged_share")
 
 
-def main(embedder: str = "minilm") -> None:
+def main(embedder_name: str = "minilm") -> None:
     names = sys.argv[1].split(",")
     variants = json.loads(sys.argv[2]) if len(sys.argv) > 2 else [{}]
     by_kind = "--kinds" in sys.argv
     for name in names:
         dataset = load_slides_dataset(name)
         base = SlidesConfig()
-        library, embedder = build_library(dataset, embedder, base.lexical)
+        library, embedder = build_library(dataset, embedder_name, base.lexical)
         for variant in variants:
             config = SlidesConfig(search=SearchConfig(**variant))
             engine = default_engine(library, config)
