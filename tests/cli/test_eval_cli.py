@@ -25,7 +25,7 @@ def experiment_log(tmp_path, monkeypatch):
     return log
 
 
-def test_run_compare_report_round_trip(smoke_config, experiment_log, tmp_path, _isolated_seek_home):
+def test_run_compare_report_round_trip(smoke_config, experiment_log, tmp_path, _isolated_seek_home, shared_data):
     result = runner.invoke(app, ["eval", "run", "--suite", "slides", "--datasets", "cisi", "--config",
                                  str(smoke_config), "--json", "--log", "smoke run"])
     assert result.exit_code == 0, result.output
@@ -62,7 +62,7 @@ def test_missing_run_is_a_clear_error():
     assert result.exit_code == 1 and "not found" in result.output
 
 
-def test_datasets_lists_sources_with_hashes():
+def test_datasets_lists_sources_with_hashes(shared_data):
     result = runner.invoke(app, ["eval", "datasets", "--datasets", "cisi,cranfield,slidevqa", "--json"])
     assert result.exit_code == 0, result.output
     rows = {row["name"]: row for row in json.loads(result.stdout)}
@@ -77,7 +77,8 @@ def test_datasets_reports_a_missing_source_with_its_path(tmp_path, monkeypatch):
     assert str(tmp_path / "ir" / "cranfield" / "cran.all.1400") in json.loads(result.stdout)[0]["error"]
 
 
-def test_a_config_list_is_a_sweep_with_one_run_and_log_line_each(tmp_path, experiment_log, _isolated_seek_home):
+def test_a_config_list_is_a_sweep_with_one_run_and_log_line_each(tmp_path, experiment_log, _isolated_seek_home,
+                                                                  shared_data):
     sweep = tmp_path / "sweep.json"
     sweep.write_text(json.dumps([
         {"name": "k60", "slides": {"embedder": "fast", "max_queries": 3}},

@@ -22,7 +22,7 @@ def few_sessions(techjam, tmp_path):
 
 
 class TestTurnsEval:
-    def test_public_sample_json_report(self):
+    def test_public_sample_json_report(self, shared_data):
         result = runner.invoke(app, ["turns", "eval", "--agent", "baseline", "--dataset", "public-sample", "--json"])
         assert result.exit_code == 0, result.output
         report = json.loads(result.output)
@@ -55,7 +55,7 @@ class TestTurnsEval:
         quiet = runner.invoke(app, [*args, "--no-progress"])
         assert quiet.exit_code == 0 and "playing sessions" not in quiet.output
 
-    def test_unknown_agent_and_dataset_are_clear_errors(self):
+    def test_unknown_agent_and_dataset_are_clear_errors(self, shared_data):
         result = runner.invoke(app, ["turns", "eval", "--agent", "nope", "--dataset", "public-sample"])
         assert result.exit_code == 1 and "unknown agent 'nope'" in result.output
         result = runner.invoke(app, ["turns", "eval", "--agent", "baseline", "--dataset", "nope"])
@@ -100,7 +100,7 @@ class TestCatalogBuildAndSessionsDraw:
 
 @pytest.mark.slow
 class TestNamedGeneratedDatasets:
-    def test_synthetic_set_over_the_50k_approximation_is_built_once_with_the_real_shape(self):
+    def test_synthetic_set_over_the_50k_approximation_is_built_once_with_the_real_shape(self, shared_data):
         import statistics
 
         from tenturns.catalog import load_catalog

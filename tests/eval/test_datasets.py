@@ -155,7 +155,7 @@ def test_the_served_usage_log_export_loads_as_a_query_log(tmp_path, index):
     assert queries[0].universes == ["DAAIS"]
 
 
-def test_turns_dataset_resolves_through_the_environment():
+def test_turns_dataset_resolves_through_the_environment(shared_data):
     info = load_turns_dataset("public-sample")
     assert info.n_sessions == 200 and info.catalog_path.endswith("catalog_sample.jsonl")
     assert set(info.hashes) == {"catalog_sample.jsonl", "public_set.jsonl"}
