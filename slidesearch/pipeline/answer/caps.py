@@ -12,8 +12,8 @@ other sections untouched.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import ClassVar
 
 from slidesearch.pipeline.state import Candidate, SearchState
