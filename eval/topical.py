@@ -50,6 +50,18 @@ POOLED_GRADES = (0, 1, 2, 3)
 FIELDS = ("query_id", "query", "relevance", "note")
 
 
+def _check_grades(grades: dict, known: set[str], allowed: tuple[int, ...], where: str, which: str) -> None:
+    """A ValueError naming ``where`` for a slide id not in ``known`` or a grade outside ``allowed`` (``which``
+    prefixes the message: "" for the labels, "pooled " for the pool's grades)."""
+    unknown = [sid for sid in grades if sid not in known]
+    if unknown:
+        raise ValueError(f"{where}: unknown {which}slide id(s) {', '.join(unknown)}")
+    bad = {sid: g for sid, g in grades.items() if isinstance(g, bool) or g not in allowed}
+    if bad:
+        listed = f"{', '.join(map(str, allowed[:-1]))} or {allowed[-1]}"
+        raise ValueError(f"{where}: {which}grades must be {listed}; got {bad}")
+
+
 def _parse_row(line: str, number: int, path: Path, known: set[str]) -> LabelledQuery:
     """One JSONL row as a labelled query; any defect is a ValueError naming ``path:number``."""
     where = f"{path}:{number}"
@@ -68,12 +80,7 @@ def _parse_row(line: str, number: int, path: Path, known: set[str]) -> LabelledQ
     relevance = row["relevance"]
     if not (isinstance(relevance, dict) and relevance):
         raise ValueError(f"{where}: 'relevance' must be a non-empty object of slide id -> grade")
-    unknown = [sid for sid in relevance if sid not in known]
-    if unknown:
-        raise ValueError(f"{where}: unknown slide id(s) {', '.join(unknown)}")
-    bad = {sid: g for sid, g in relevance.items() if isinstance(g, bool) or g not in GRADES}
-    if bad:
-        raise ValueError(f"{where}: grades must be 1, 2 or 3; got {bad}")
+    _check_grades(relevance, known, GRADES, where, "")
     if 3 not in relevance.values():
         raise ValueError(f"{where}: {row['query_id']} has no grade-3 slide")
     qrels = {sid: float(g) for sid, g in relevance.items()}
@@ -82,12 +89,7 @@ def _parse_row(line: str, number: int, path: Path, known: set[str]) -> LabelledQ
     pooled = row["pooled"]
     if not isinstance(pooled, dict):
         raise ValueError(f"{where}: 'pooled' must be an object of slide id -> grade 0-3")
-    unknown = [sid for sid in pooled if sid not in known]
-    if unknown:
-        raise ValueError(f"{where}: unknown pooled slide id(s) {', '.join(unknown)}")
-    bad = {sid: g for sid, g in pooled.items() if isinstance(g, bool) or g not in POOLED_GRADES}
-    if bad:
-        raise ValueError(f"{where}: pooled grades must be 0, 1, 2 or 3; got {bad}")
+    _check_grades(pooled, known, POOLED_GRADES, where, "pooled ")
     twice = sorted(set(pooled) & set(relevance))
     if twice:
         raise ValueError(f"{where}: slide(s) graded in both 'relevance' and 'pooled': {', '.join(twice)}")

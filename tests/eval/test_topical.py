@@ -27,6 +27,13 @@ def write_rows(path, rows_):
     return path
 
 
+def assert_refused(shared_data, tmp_path, rows_, match):
+    """``rows_`` written to bad.jsonl must be refused by the loader with a ValueError matching ``match``."""
+    bad = write_rows(tmp_path / "bad.jsonl", rows_)
+    with pytest.raises(ValueError, match=match):
+        load_slidevqa_topical(shared_data, path=bad)
+
+
 class TestShippedSet:
     def test_loads_as_a_retrieve_dataset_over_all_slidevqa_slides(self, topical):
         assert topical.name == "slidevqa-topical"
@@ -84,39 +91,29 @@ class TestBadRows:
     def test_unknown_slide_id_names_its_line(self, shared_data, tmp_path):
         data = rows()
         data[2]["relevance"]["no-such-deck-1-1024.jpg"] = 2
-        bad = write_rows(tmp_path / "bad.jsonl", data)
-        with pytest.raises(ValueError, match=r"bad\.jsonl:3: unknown slide id\(s\) no-such-deck-1-1024\.jpg"):
-            load_slidevqa_topical(shared_data, path=bad)
+        assert_refused(shared_data, tmp_path, data, r"bad\.jsonl:3: unknown slide id\(s\) no-such-deck-1-1024\.jpg")
 
     @pytest.mark.parametrize("field", ["query_id", "query", "relevance", "note"])
     def test_missing_field_names_its_line(self, shared_data, tmp_path, field):
         data = rows()
         del data[4][field]
-        bad = write_rows(tmp_path / "bad.jsonl", data)
-        with pytest.raises(ValueError, match=rf"bad\.jsonl:5: missing field\(s\) {field}"):
-            load_slidevqa_topical(shared_data, path=bad)
+        assert_refused(shared_data, tmp_path, data, rf"bad\.jsonl:5: missing field\(s\) {field}")
 
     def test_grade_outside_one_to_three_names_its_line(self, shared_data, tmp_path):
         data = rows()
         sid = next(iter(data[0]["relevance"]))
         data[0]["relevance"][sid] = 4
-        bad = write_rows(tmp_path / "bad.jsonl", data)
-        with pytest.raises(ValueError, match=r"bad\.jsonl:1: grades must be 1, 2 or 3"):
-            load_slidevqa_topical(shared_data, path=bad)
+        assert_refused(shared_data, tmp_path, data, r"bad\.jsonl:1: grades must be 1, 2 or 3")
 
     def test_brief_without_a_grade_three_slide_names_its_line(self, shared_data, tmp_path):
         data = rows()
         data[1]["relevance"] = {sid: 1 for sid in data[1]["relevance"]}
-        bad = write_rows(tmp_path / "bad.jsonl", data)
-        with pytest.raises(ValueError, match=r"bad\.jsonl:2: .* has no grade-3 slide"):
-            load_slidevqa_topical(shared_data, path=bad)
+        assert_refused(shared_data, tmp_path, data, r"bad\.jsonl:2: .* has no grade-3 slide")
 
     def test_duplicate_query_id_names_its_line(self, shared_data, tmp_path):
         data = rows()
         data[3]["query_id"] = data[0]["query_id"]
-        bad = write_rows(tmp_path / "bad.jsonl", data)
-        with pytest.raises(ValueError, match=r"bad\.jsonl:4: duplicate query_id"):
-            load_slidevqa_topical(shared_data, path=bad)
+        assert_refused(shared_data, tmp_path, data, r"bad\.jsonl:4: duplicate query_id")
 
     def test_invalid_json_names_its_line(self, shared_data, tmp_path):
         bad = tmp_path / "bad.jsonl"
@@ -141,31 +138,23 @@ class TestBadRows:
     def test_pooled_grade_outside_zero_to_three_names_its_line(self, shared_data, tmp_path, slide_ids):
         data = rows()
         data[0]["pooled"] = {next(sid for sid in sorted(slide_ids) if sid not in data[0]["relevance"]): 4}
-        bad = write_rows(tmp_path / "bad.jsonl", data)
-        with pytest.raises(ValueError, match=r"bad\.jsonl:1: pooled grades must be 0, 1, 2 or 3"):
-            load_slidevqa_topical(shared_data, path=bad)
+        assert_refused(shared_data, tmp_path, data, r"bad\.jsonl:1: pooled grades must be 0, 1, 2 or 3")
 
     def test_a_slide_graded_twice_names_its_line(self, shared_data, tmp_path):
         data = rows()
         sid = next(iter(data[2]["relevance"]))
         data[2]["pooled"] = {**data[2]["pooled"], sid: 0}
-        bad = write_rows(tmp_path / "bad.jsonl", data)
-        with pytest.raises(ValueError, match=r"bad\.jsonl:3: slide\(s\) graded in both"):
-            load_slidevqa_topical(shared_data, path=bad)
+        assert_refused(shared_data, tmp_path, data, r"bad\.jsonl:3: slide\(s\) graded in both")
 
     def test_unknown_pooled_slide_names_its_line(self, shared_data, tmp_path):
         data = rows()
         data[1]["pooled"] = {"no-such-deck-1-1024.jpg": 0}
-        bad = write_rows(tmp_path / "bad.jsonl", data)
-        with pytest.raises(ValueError, match=r"bad\.jsonl:2: unknown pooled slide id\(s\) no-such-deck"):
-            load_slidevqa_topical(shared_data, path=bad)
+        assert_refused(shared_data, tmp_path, data, r"bad\.jsonl:2: unknown pooled slide id\(s\) no-such-deck")
 
     def test_pooled_must_be_an_object(self, shared_data, tmp_path):
         data = rows()
         data[1]["pooled"] = ["x"]
-        bad = write_rows(tmp_path / "bad.jsonl", data)
-        with pytest.raises(ValueError, match=r"bad\.jsonl:2: 'pooled' must be an object"):
-            load_slidevqa_topical(shared_data, path=bad)
+        assert_refused(shared_data, tmp_path, data, r"bad\.jsonl:2: 'pooled' must be an object")
 
     def test_missing_file_is_dataset_missing(self, shared_data, tmp_path):
         with pytest.raises(DatasetMissing, match="topical query set not found"):
