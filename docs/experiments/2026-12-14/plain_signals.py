@@ -5,16 +5,14 @@ Deck-capped nDCG@10 (topical / realdecks) or MRR@10 (slidevqa). Vectors through 
 Usage: SEEK_HOME=... python docs/experiments/2026-12-14/plain_signals.py DATASETS"""
 import re
 import sys
-from collections import defaultdict
 
 import numpy as np
+from plain_rank import show, sweep
 
 from core.settings import get_settings
 from eval.config import SlidesConfig
 from eval.datasets import load_slides_dataset
-from eval.metrics import mrr_at_k
-from eval.product import IDEAL_DECK_CAP, cap_ranking, capped_ndcg
-from eval.slides_run import _embedder, as_slides, build_library
+from eval.slides_run import _embedder, build_library
 
 
 def chunks(text: str, size: int = 160) -> list[str]:
@@ -29,7 +27,7 @@ def chunks(text: str, size: int = 160) -> list[str]:
     return out or [" "]
 
 
-for name in sys.argv[1].split(","):
+def measure(name: str) -> None:
     ds = load_slides_dataset(name)
     lib, _ = build_library(ds, get_settings().embedder, SlidesConfig().lexical)
     emb = _embedder(get_settings().embedder)
@@ -46,23 +44,16 @@ for name in sys.argv[1].split(","):
             owner.append(i)
     P = np.asarray(emb.encode(pieces))
     owner = np.asarray(owner)
-    deck_of = dict(zip(lib.ids, lib.deck_ids))
-    res = defaultdict(list)
-    for q in ds.queries:
-        if not q.qrels:
-            continue
-        text = q.text if isinstance(q.text, str) else "; ".join(q.text)
-        qv = np.asarray(emb.encode([text])[0])
+
+    def variants(qv):
         s, t, n = V @ qv, T @ qv, N @ qv
         pm = np.full(lib.n, -1.0)
         np.maximum.at(pm, owner, P @ qv)
-        variants = {"base": s, "title.2": s + 0.2 * t, "name.15": s + 0.15 * n, "pmax.5": 0.5 * s + 0.5 * pm,
-                    "pmax.3": 0.7 * s + 0.3 * pm, "all": s + 0.15 * n + 0.3 * pm + 0.1 * t}
-        for label, sc in variants.items():
-            ranked = as_slides([lib.ids[i] for i in np.argsort(-sc)[:200]], ds.aliases)
-            if ds.mode == "pipeline" or name.startswith("realdecks"):
-                res[label].append(capped_ndcg(cap_ranking(ranked, deck_of, IDEAL_DECK_CAP)[:10], q.qrels, deck_of,
-                                              IDEAL_DECK_CAP, ds.gain))
-            else:
-                res[label].append(mrr_at_k(ranked, q.qrels, 10))
-    print(name, len(pieces), " ".join(f"{k}={np.mean(v):.4f}" for k, v in res.items()), flush=True)
+        return {"base": s, "title.2": s + 0.2 * t, "name.15": s + 0.15 * n, "pmax.5": 0.5 * s + 0.5 * pm,
+                "pmax.3": 0.7 * s + 0.3 * pm, "all": s + 0.15 * n + 0.3 * pm + 0.1 * t}
+
+    show(f"{name} ({len(pieces)} passages)", sweep(ds, lib, emb.encode, variants))
+
+
+for dataset_name in sys.argv[1].split(","):
+    measure(dataset_name)
